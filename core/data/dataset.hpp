@@ -1,0 +1,55 @@
+// Columnar dataset. Numeric features hold their value; categorical features hold their category
+// code (0..k-1) as a double; the target holds the class index (classification) or the value
+// (regression). Missing values are not represented: loaders resolve them by the registry's rule
+// (drop the row, or a declared category) before a Dataset exists.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/data/schema.hpp"
+
+namespace dpf {
+
+class Dataset {
+ public:
+  Dataset() = default;
+  Dataset(std::string name, Schema schema);
+
+  const std::string& name() const { return name_; }
+  const Schema& schema() const { return schema_; }
+  Schema& mutable_schema() { return schema_; }
+  std::size_t n_rows() const { return y_.size(); }
+  std::size_t n_features() const { return schema_.n_features(); }
+  TaskKind task() const { return schema_.target.task; }
+  std::size_t n_classes() const { return schema_.target.n_classes(); }
+
+  std::span<const double> column(std::size_t f) const { return columns_[f]; }
+  std::span<double> mutable_column(std::size_t f) { return columns_[f]; }
+  double x(std::size_t row, std::size_t f) const { return columns_[f][row]; }
+  std::span<const double> y() const { return y_; }
+  std::span<double> mutable_y() { return y_; }
+  int label(std::size_t row) const { return static_cast<int>(y_[row]); }
+
+  // Appends one row (values in schema order). Used by loaders and tests.
+  void add_row(std::span<const double> x, double y);
+  void reserve(std::size_t rows);
+  // A new dataset holding the given rows (in that order).
+  Dataset subset(std::span<const uint32_t> rows) const;
+  // Labels as ints (classification only).
+  std::vector<int> labels() const;
+  // Checks codes and labels against the schema; throws dpf::Error naming the row and column.
+  void validate() const;
+
+ private:
+  std::string name_;
+  Schema schema_;
+  std::vector<std::vector<double>> columns_;
+  std::vector<double> y_;
+};
+
+// All row indices 0..n-1.
+std::vector<uint32_t> all_rows(std::size_t n);
+
+}  // namespace dpf

@@ -1,0 +1,33 @@
+// Reading raw tables: CSV (quotes, CRLF, header or not, any delimiter), ARFF, LIBSVM, whitespace
+// separated, each optionally gzip-compressed (detected by the gzip magic bytes, not the name).
+// A RawTable keeps cells as strings; turning them into a typed Dataset is the registry's job
+// (datasets/registry.hpp), which knows the column kinds and missing-value markers.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace dpf {
+
+struct TableFormat {
+  std::string type = "csv";  // csv | arff | libsvm | whitespace
+  char delimiter = ',';      // csv only
+  bool header = false;       // csv/whitespace: first (non-skipped) line names the columns
+  int skip_lines = 0;        // lines dropped before the header/data (e.g. the credit xls export's 1st row)
+  char quote = '"';
+  char comment = '\0';       // lines starting with it are skipped ('%' for ARFF is implicit)
+};
+
+struct RawTable {
+  std::string source;                      // file path, for messages
+  std::vector<std::string> columns;        // from the header / ARFF attributes; else "c0", "c1", ...
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::size_t> line_of_row;    // 1-based line number in the file of each row (messages)
+};
+
+// Whole file as bytes, gunzipped if it starts with the gzip magic. Throws dpf::Error naming the path.
+std::string read_file_bytes(const std::string& path);
+// Parses text already in memory (tests) or a file.
+RawTable parse_table(const std::string& text, const TableFormat& format, const std::string& source);
+RawTable read_table(const std::string& path, const TableFormat& format);
+
+}  // namespace dpf

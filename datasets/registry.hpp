@@ -1,0 +1,53 @@
+// Dataset registry: one YAML entry per dataset in datasets/<id>.yaml (source page, files with URL
+// and sha256, format, target, column kinds, public domains, missing-value markers, expected shape).
+// See datasets/README.md for the entry format and how to add a dataset.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.hpp"
+#include "core/data/loaders.hpp"
+
+namespace dpf {
+
+struct DatasetFile {
+  std::string name;    // file name inside the mirror folder datasets/<id>/ and the cache
+  std::string url;     // where to download it from when no mirror has it
+  std::string sha256;  // lower-case hex
+  uint64_t bytes = 0;
+};
+
+struct DatasetEntry {
+  std::string id;
+  std::string title;
+  std::string page;       // canonical UCI page
+  bool mirrored = true;   // false: the offline mirror does not hold it (INDEX.md "NOT here")
+  std::string note;       // shown with errors (e.g. why it is not mirrored, how to get it)
+  std::vector<DatasetFile> files;
+  std::vector<std::string> variants;  // names accepted after "id:" (first is the default)
+  std::string path;       // the registry file this came from
+};
+
+// Where data comes from. mirror: DPFOREST_MIRROR, else <root>/../shared/datasets when it exists.
+// cache: DPFOREST_CACHE, else <root>/datasets/cache (git-ignored; downloads land there).
+struct DataOptions {
+  std::string mirror;
+  std::string cache;
+  bool allow_download = true;
+  static DataOptions from_environment();
+};
+
+// The project root (for datasets/, configs/): DPFOREST_ROOT, else the source dir compiled in.
+std::string project_root();
+
+std::vector<std::string> dataset_ids();             // every registry entry, sorted
+const DatasetEntry& dataset_entry(const std::string& id);  // throws naming the id and the known ids
+
+// Loads "id" or "id:variant" as a typed Dataset with its public schema. Files are taken from the
+// mirror or cache (verified by sha256) or downloaded; a missing or corrupt file throws
+// dpf::MissingInput naming the dataset, the file, its URL and what to do.
+Dataset load_dataset(const std::string& spec, const DataOptions& options);
+
+}  // namespace dpf
