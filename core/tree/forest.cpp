@@ -1,0 +1,110 @@
+#include "core/tree/forest.hpp"
+
+#include <algorithm>
+
+#include "core/util/error.hpp"
+#include "core/util/json.hpp"
+
+namespace dpf {
+
+std::vector<double> Predictions::class_score(int c) const {
+  std::vector<double> s(label.size());
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = value[i * static_cast<std::size_t>(n_classes) + static_cast<std::size_t>(c)];
+  return s;
+}
+
+Vote parse_vote(const std::string& s) {
+  if (s == "soft") return Vote::kSoft;
+  if (s == "hard") return Vote::kHard;
+  if (s == "weighted") return Vote::kWeighted;
+  if (s == "mean") return Vote::kMean;
+  fail("unknown vote '", s, "' (expected soft, hard, weighted or mean)");
+}
+
+Predictions ForestModel::predict(const Dataset& data, std::span<const uint32_t> rows) const {
+  Predictions p;
+  p.task = task_;
+  p.n_classes = n_classes_;
+  const std::size_t n = rows.size();
+  if (task_ == TaskKind::kRegression) {
+    p.value.assign(n, 0.0);
+    for (const Tree& t : trees_)
+      for (std::size_t i = 0; i < n; ++i) p.value[i] += t.leaf_value(t.nodes()[static_cast<std::size_t>(t.leaf_node(data, rows[i]))].leaf)[0];
+    const double k = trees_.empty() ? 1.0 : static_cast<double>(trees_.size());
+    for (double& v : p.value) v /= k;
+    return p;
+  }
+  const auto c = static_cast<std::size_t>(n_classes_);
+  p.value.assign(n * c, 0.0);
+  for (const Tree& t : trees_) {
+    for (std::size_t i = 0; i < n; ++i) {
+      auto leaf = t.leaf_value(t.nodes()[static_cast<std::size_t>(t.leaf_node(data, rows[i]))].leaf);
+      double* out = &p.value[i * c];
+      if (vote_ == Vote::kSoft) {
+        for (std::size_t k = 0; k < c; ++k) out[k] += leaf[k];
+      } else {
+        auto best = static_cast<std::size_t>(std::max_element(leaf.begin(), leaf.end()) - leaf.begin());
+        out[best] += vote_ == Vote::kWeighted ? leaf[best] : 1.0;
+      }
+    }
+  }
+  const double k = trees_.empty() ? 1.0 : static_cast<double>(trees_.size());
+  for (double& v : p.value) v /= k;
+  p.label.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* s = &p.value[i * c];
+    if (vote_ == Vote::kSoft && c == 2) {
+      p.label[i] = s[1] >= 0.5 ? 1 : 0;  // dipreme.md §2.3: predict 1 iff the mean class-1 fraction >= 0.5
+    } else {
+      p.label[i] = static_cast<int>(std::max_element(s, s + c) - s);  // first maximum: ties to the lowest class
+    }
+  }
+  return p;
+}
+
+ModelStats ForestModel::stats() const {
+  ModelStats s;
+  s.n_trees = trees_.size();
+  std::size_t empty = 0;
+  double depth = 0;
+  for (const Tree& t : trees_) {
+    s.n_leaves += t.n_leaves();
+    for (const Node& nd : t.nodes())
+      if (nd.kind == SplitKind::kLeaf && nd.count == 0) ++empty;
+    depth += t.max_depth();
+  }
+  s.empty_leaf_fraction = s.n_leaves ? static_cast<double>(empty) / static_cast<double>(s.n_leaves) : 0.0;
+  s.mean_depth = trees_.empty() ? 0.0 : depth / static_cast<double>(trees_.size());
+  return s;
+}
+
+std::string ForestModel::describe() const {
+  JsonWriter w;
+  w.begin_object();
+  w.field("algorithm", algorithm_);
+  w.field("task", to_string(task_));
+  w.field("n_classes", n_classes_);
+  w.field("n_train", static_cast<int64_t>(n_train_));
+  w.field("ledger", ledger_summary_);
+  // Diagnostics for the balance figures (dipreme.md §8): leaf occupancy (count / n_train) and,
+  // per binary internal node, the fraction of its rows sent to child 0.
+  w.key("leaf_occupancy").begin_array();
+  for (const Tree& t : trees_)
+    for (const Node& nd : t.nodes())
+      if (nd.kind == SplitKind::kLeaf)
+        w.value(n_train_ ? static_cast<double>(nd.count) / static_cast<double>(n_train_) : 0.0);
+  w.end_array();
+  w.key("left_fraction").begin_array();
+  for (const Tree& t : trees_)
+    for (const Node& nd : t.nodes())
+      if (nd.kind != SplitKind::kLeaf && nd.n_children == 2 && nd.count > 0)
+        w.value(static_cast<double>(t.nodes()[static_cast<std::size_t>(nd.first_child)].count) / nd.count);
+  w.end_array();
+  w.key("trees").begin_array();
+  for (const Tree& t : trees_) t.describe(w);
+  w.end_array();
+  w.end_object();
+  return w.str();
+}
+
+}  // namespace dpf

@@ -1,0 +1,43 @@
+// A forest of flat trees and its vote (dipreme.md §2.3 and the baselines' rules):
+//   kSoft     classification: average the trees' leaf class distributions, predict the argmax
+//             (binary: class 1 iff mean class-1 score >= 0.5, as the DiPriMe code does);
+//   kHard     classification: each tree votes its leaf's argmax, majority wins (ties: lowest class);
+//   kWeighted classification: each tree votes its argmax with weight = its leaf's top score;
+//   kMean     regression: average of the trees' leaf values.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/tree/model.hpp"
+#include "core/tree/tree.hpp"
+
+namespace dpf {
+
+enum class Vote { kSoft, kHard, kWeighted, kMean };
+Vote parse_vote(const std::string& s);  // "soft" | "hard" | "weighted" | "mean"
+
+class ForestModel : public Model {
+ public:
+  ForestModel(std::string algorithm, TaskKind task, int n_classes, Vote vote)
+      : algorithm_(std::move(algorithm)), task_(task), n_classes_(n_classes), vote_(vote) {}
+
+  void add_tree(Tree t) { trees_.push_back(std::move(t)); }
+  const std::vector<Tree>& trees() const { return trees_; }
+  void set_ledger_summary(std::string s) { ledger_summary_ = std::move(s); }
+  void set_n_train(std::size_t n) { n_train_ = n; }
+
+  Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override;
+  ModelStats stats() const override;
+  std::string describe() const override;
+
+ private:
+  std::string algorithm_;
+  TaskKind task_;
+  int n_classes_;
+  Vote vote_;
+  std::vector<Tree> trees_;
+  std::string ledger_summary_;
+  std::size_t n_train_ = 0;
+};
+
+}  // namespace dpf

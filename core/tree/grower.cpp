@@ -1,0 +1,164 @@
+#include "core/tree/grower.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+std::vector<FeatureDomain> schema_domains(const Schema& schema) {
+  std::vector<FeatureDomain> d(schema.n_features());
+  for (std::size_t f = 0; f < d.size(); ++f) {
+    const Feature& feat = schema.features[f];
+    if (feat.kind == FeatureKind::kNumeric) {
+      d[f].lo = feat.lo;
+      d[f].hi = feat.hi;
+    } else if (feat.n_categories() <= 64) {
+      d[f].all_categories = false;
+      d[f].categories = feat.n_categories() == 64 ? ~uint64_t{0} : ((uint64_t{1} << feat.n_categories()) - 1);
+    }
+  }
+  return d;
+}
+
+namespace {
+
+struct Frame {
+  int32_t node;
+  std::size_t begin, end;  // row range in the shared index array
+  std::vector<FeatureDomain> domains;
+  std::vector<int> active;
+  PrivacyLedger::ScopeId parent_scope;
+};
+
+class Grower {
+ public:
+  Grower(const Dataset& data, std::span<uint32_t> rows, SplitPolicy& split, LeafPolicy& leaf,
+         const GrowOptions& options, const Rng& rng, PrivacyLedger& ledger)
+      : data_(data), rows_(rows), split_(split), leaf_(leaf), options_(options), rng_(rng), ledger_(ledger),
+        tree_(leaf.n_outputs()), leaf_buffer_(static_cast<std::size_t>(leaf.n_outputs())) {}
+
+  Tree run(std::span<const FeatureDomain> domains, std::span<const int> active) {
+    tree_.add_nodes(1, 0);
+    Frame root{0, 0, rows_.size(), {domains.begin(), domains.end()}, {active.begin(), active.end()},
+               options_.tree_scope};
+    grow(root);
+    return std::move(tree_);
+  }
+
+ private:
+  void grow(Frame& f) {
+    Node& node0 = tree_.mutable_nodes()[static_cast<std::size_t>(f.node)];
+    const int depth = node0.depth;
+    node0.count = static_cast<int32_t>(f.end - f.begin);
+    PrivacyLedger::ScopeId scope = -1;
+    if (options_.track_privacy) scope = ledger_.open_scope(f.parent_scope, Composition::kParallel);
+    NodeView view{data_, rows_.subspan(f.begin, f.end - f.begin), depth, options_.max_depth, f.node,
+                  f.domains, f.active, scope};
+    Rng node_rng = rng_.derive(static_cast<uint64_t>(f.node));
+
+    std::optional<SplitChoice> choice;
+    bool depth_left = options_.unlimited_depth || depth < options_.max_depth;
+    if (depth_left && !f.active.empty()) choice = split_.choose(view, node_rng, ledger_);
+    if (!choice) {
+      Rng leaf_rng = node_rng.derive("leaf");
+      leaf_.release(view, leaf_rng, ledger_, leaf_buffer_);
+      Node& node = tree_.mutable_nodes()[static_cast<std::size_t>(f.node)];
+      node.kind = SplitKind::kLeaf;
+      node.leaf = tree_.add_leaf_values(leaf_buffer_);
+      return;
+    }
+    split(f, *choice, depth, scope);
+  }
+
+  void split(Frame& f, const SplitChoice& c, int depth, PrivacyLedger::ScopeId scope) {
+    const auto feat = static_cast<std::size_t>(c.feature);
+    require(feat < data_.n_features(), "split policy chose feature ", c.feature, " outside the schema");
+    std::span<const double> col = data_.column(feat);
+    auto first = rows_.begin() + static_cast<std::ptrdiff_t>(f.begin);
+    auto last = rows_.begin() + static_cast<std::ptrdiff_t>(f.end);
+
+    int n_children = 2;
+    std::vector<std::size_t> bounds;  // child k covers [bounds[k], bounds[k+1])
+    if (c.kind == SplitKind::kThreshold) {
+      auto mid = std::partition(first, last, [&](uint32_t r) { return col[r] < c.threshold; });
+      bounds = {f.begin, static_cast<std::size_t>(mid - rows_.begin()), f.end};
+    } else if (c.kind == SplitKind::kSubset) {
+      auto mid = std::partition(first, last, [&](uint32_t r) {
+        auto code = static_cast<uint64_t>(col[r]);
+        return code < 64 && ((c.mask >> code) & 1u);
+      });
+      bounds = {f.begin, static_cast<std::size_t>(mid - rows_.begin()), f.end};
+    } else {
+      n_children = static_cast<int>(data_.schema().features[feat].n_categories());
+      require(n_children >= 1, "multiway split on a feature without categories");
+      // Counting sort of the node's rows by category code.
+      std::vector<std::size_t> count(static_cast<std::size_t>(n_children) + 1, 0);
+      for (auto it = first; it != last; ++it) ++count[static_cast<std::size_t>(col[*it]) + 1];
+      for (std::size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
+      std::vector<uint32_t> sorted(static_cast<std::size_t>(last - first));
+      std::vector<std::size_t> pos(count.begin(), count.end() - 1);
+      for (auto it = first; it != last; ++it) sorted[pos[static_cast<std::size_t>(col[*it])]++] = *it;
+      std::copy(sorted.begin(), sorted.end(), first);
+      bounds.resize(count.size());
+      for (std::size_t k = 0; k < count.size(); ++k) bounds[k] = f.begin + count[k];
+    }
+
+    const int32_t first_child = tree_.add_nodes(n_children, static_cast<int16_t>(depth + 1));
+    {
+      Node& node = tree_.mutable_nodes()[static_cast<std::size_t>(f.node)];
+      node.kind = c.kind;
+      node.feature = c.feature;
+      node.threshold = c.threshold;
+      node.mask = c.mask;
+      node.first_child = first_child;
+      node.n_children = n_children;
+    }
+    for (int k = 0; k < n_children; ++k) {
+      Frame child{first_child + k, bounds[static_cast<std::size_t>(k)], bounds[static_cast<std::size_t>(k) + 1],
+                  f.domains, f.active, scope < 0 ? f.parent_scope : scope};
+      narrow(child, c, k);
+      grow(child);
+    }
+  }
+
+  // Child domains and usable features (dipreme.md §2.4).
+  static void narrow(Frame& child, const SplitChoice& c, int k) {
+    FeatureDomain& d = child.domains[static_cast<std::size_t>(c.feature)];
+    bool remove = false;
+    if (c.kind == SplitKind::kThreshold) {
+      if (k == 0) { d.hi = std::min(d.hi, c.threshold); remove = d.lo >= d.hi; }
+      else { d.lo = std::max(d.lo, c.threshold); remove = d.hi <= d.lo; }
+    } else if (c.kind == SplitKind::kSubset) {
+      if (!d.all_categories) {
+        d.categories = k == 0 ? (d.categories & c.mask) : (d.categories & ~c.mask);
+        remove = std::popcount(d.categories) <= 1;
+      }
+    } else {
+      remove = true;  // a multiway split uses the attribute up on this path
+    }
+    if (remove) std::erase(child.active, c.feature);
+  }
+
+  const Dataset& data_;
+  std::span<uint32_t> rows_;
+  SplitPolicy& split_;
+  LeafPolicy& leaf_;
+  const GrowOptions& options_;
+  const Rng& rng_;
+  PrivacyLedger& ledger_;
+  Tree tree_;
+  std::vector<double> leaf_buffer_;
+};
+
+}  // namespace
+
+Tree grow_tree(const Dataset& data, std::span<uint32_t> rows, std::span<const FeatureDomain> root_domains,
+               std::span<const int> root_active, SplitPolicy& split, LeafPolicy& leaf, const GrowOptions& options,
+               const Rng& tree_rng, PrivacyLedger& ledger) {
+  Grower g(data, rows, split, leaf, options, tree_rng, ledger);
+  return g.run(root_domains, root_active);
+}
+
+}  // namespace dpf

@@ -1,0 +1,79 @@
+// The one tree-growing loop every algorithm shares (design.md §4). Algorithms differ only in their
+// policies: how a split is chosen (SplitPolicy), how a leaf is released (LeafPolicy) and how the
+// budget is divided (inside the policies, which charge the PrivacyLedger where they draw).
+//
+// The grower keeps, per node, the current domain of every feature (numeric [lo, hi] narrowed by
+// the thresholds on the path; categorical allowed-category masks narrowed by subset splits) and the
+// set of features still usable, as the DiPriMe trees need (dipreme.md §2.4). Rows are partitioned in
+// place in one index array. Each node draws from its own counter-based stream derived from the
+// tree's stream and the node id, so a tree is a pure function of (data, rows, policies, key).
+//
+// Ledger: every node gets a scope whose children compose in parallel (children see disjoint rows);
+// a policy charges its mechanisms on the node's scope (NodeView::scope).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/data/dataset.hpp"
+#include "core/privacy/ledger.hpp"
+#include "core/privacy/rng.hpp"
+#include "core/tree/tree.hpp"
+
+namespace dpf {
+
+struct FeatureDomain {
+  double lo = 0.0, hi = 0.0;  // numeric
+  uint64_t categories = 0;    // categorical: bit c set = category c still possible (features with <= 64 categories)
+  bool all_categories = true; // categorical with > 64 categories: no narrowing
+};
+
+// Domains of every feature as the schema states them.
+std::vector<FeatureDomain> schema_domains(const Schema& schema);
+
+struct NodeView {
+  const Dataset& data;
+  std::span<const uint32_t> rows;  // training rows routed to this node
+  int depth = 0;
+  int max_depth = 0;
+  int32_t node_id = 0;
+  std::span<const FeatureDomain> domains;
+  std::span<const int> active;     // features still usable at this node
+  PrivacyLedger::ScopeId scope = -1;  // -1 when the fit is not private
+};
+
+struct SplitChoice {
+  SplitKind kind = SplitKind::kThreshold;
+  int feature = -1;
+  double threshold = 0.0;
+  uint64_t mask = 0;  // kSubset: the categories sent to child 0
+};
+
+class SplitPolicy {
+ public:
+  virtual ~SplitPolicy() = default;
+  // nullopt makes the node a leaf.
+  virtual std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger& ledger) = 0;
+};
+
+class LeafPolicy {
+ public:
+  virtual ~LeafPolicy() = default;
+  virtual int n_outputs() const = 0;
+  virtual void release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) = 0;
+};
+
+struct GrowOptions {
+  int max_depth = 0;             // leaves at depth <= max_depth; 0 with unlimited_depth means a stump
+  bool unlimited_depth = false;
+  bool track_privacy = false;    // open a ledger scope per node
+  PrivacyLedger::ScopeId tree_scope = PrivacyLedger::kRoot;  // parent scope of the root node
+};
+
+// Grows one tree on `rows` (reordered in place).
+Tree grow_tree(const Dataset& data, std::span<uint32_t> rows, std::span<const FeatureDomain> root_domains,
+               std::span<const int> root_active, SplitPolicy& split, LeafPolicy& leaf, const GrowOptions& options,
+               const Rng& tree_rng, PrivacyLedger& ledger);
+
+}  // namespace dpf

@@ -1,0 +1,56 @@
+// Learner / Model separation (design.md §4, as in YDF): a Learner fits on a training view under a
+// FitContext (RNG stream, PrivacyLedger, thread budget) and returns a Model that predicts and
+// describes itself as JSON.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.hpp"
+#include "core/privacy/ledger.hpp"
+#include "core/privacy/rng.hpp"
+
+namespace dpf {
+
+struct Predictions {
+  TaskKind task = TaskKind::kClassification;
+  int n_classes = 0;
+  std::vector<double> value;  // regression: one per row; classification: n_classes scores per row (row-major)
+  std::vector<int> label;     // classification: predicted class per row
+
+  std::size_t n_rows() const { return task == TaskKind::kRegression ? value.size() : label.size(); }
+  // Class-c score of every row (classification).
+  std::vector<double> class_score(int c) const;
+};
+
+struct ModelStats {
+  std::size_t n_trees = 0;
+  std::size_t n_leaves = 0;
+  double empty_leaf_fraction = 0.0;  // leaves that received no training row (diagnostic)
+  double mean_depth = 0.0;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const = 0;
+  virtual ModelStats stats() const = 0;
+  // JSON: structure, leaf values, true occupancies (diagnostics) and the ledger summary.
+  virtual std::string describe() const = 0;
+};
+
+struct FitContext {
+  Rng rng;                 // the fit's stream; learners derive purpose-tagged children from it
+  PrivacyLedger ledger;    // what the fit spent
+  int threads = 1;         // budget for tree-level parallelism (used when tasks are fewer than threads)
+};
+
+class Learner {
+ public:
+  virtual ~Learner() = default;
+  virtual std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const = 0;
+};
+
+}  // namespace dpf
