@@ -15,14 +15,20 @@ struct Split {
   std::vector<uint32_t> test;   // ascending
 };
 
-// k-fold cross-validation of n rows. With labels given (class index per row), folds are stratified:
-// each class's rows are shuffled and dealt round-robin so every fold holds ⌊n_c/k⌋ or ⌈n_c/k⌉ rows
-// of class c. Without labels, rows are shuffled and cut into k folds whose sizes differ by at most 1.
-// Returns k splits (fold f is the test part of split f). Requires 2 <= k <= n.
+// k-fold cross-validation of n rows. With labels given (class index >= 0 per row, labels.size() == n),
+// folds are stratified: classes are taken in ascending label order, each class's rows are shuffled
+// and dealt round-robin with one fold counter continuing across classes, so every fold holds
+// ⌊n_c/k⌋ or ⌈n_c/k⌉ rows of class c and total fold sizes differ by at most 1. Without labels, rows
+// are shuffled and cut into k folds whose sizes differ by at most 1.
+// Returns k splits (fold f is the test part of split f). Requires 2 <= k <= n. The folds are a pure
+// function of (n, k, labels, rng key): draws come only from rng.
 std::vector<Split> kfold_splits(std::size_t n, int k, Rng& rng, std::span<const int> labels = {});
 
-// One random holdout split: ⌈test_fraction * n⌉ rows for test (at least 1, at most n - 1), the rest
-// for training; stratified when labels are given (per-class rounding, total kept exact).
+// One random holdout split: ⌈test_fraction * n⌉ rows for test (at least 1, at most n - 1; the ceiling
+// ignores a 1e-9 rounding excess so 0.3 * 10 gives 3), the rest for training. Stratified when labels
+// are given: class c gets ⌊q_c⌋ or ⌈q_c⌉ test rows, q_c = test_fraction * n_c, by largest remainder so
+// the total stays exact (only the [1, n-1] clamp can push a class outside that range).
+// Requires n >= 2 and 0 < test_fraction < 1.
 Split holdout_split(std::size_t n, double test_fraction, Rng& rng, std::span<const int> labels = {});
 
 }  // namespace dpf
