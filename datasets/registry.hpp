@@ -9,6 +9,7 @@
 
 #include "core/data/dataset.hpp"
 #include "core/data/loaders.hpp"
+#include "datasets/variant.hpp"
 
 namespace dpf {
 
@@ -28,6 +29,9 @@ struct DatasetEntry {
   std::vector<DatasetFile> files;
   std::vector<std::string> variants;  // names accepted after "id:" (first is the default)
   std::string path;       // the registry file this came from
+  std::vector<std::string> used_by;   // paper ids
+  std::vector<VariantSpec> specs;     // parsed tables, same order as `variants`
+  const DatasetFile& file(const std::string& name) const;  // throws naming the entry
 };
 
 // Where data comes from. mirror: DPFOREST_MIRROR, else <root>/../shared/datasets when it exists.
@@ -35,11 +39,12 @@ struct DatasetEntry {
 struct DataOptions {
   std::string mirror;
   std::string cache;
-  bool allow_download = true;
+  bool allow_download = true;  // false when DPFOREST_OFFLINE is set (to anything but 0)
   static DataOptions from_environment();
 };
 
-// The project root (for datasets/, configs/): DPFOREST_ROOT, else the source dir compiled in.
+// The project root (for datasets/, configs/): DPFOREST_ROOT, else the nearest directory at or above
+// the working directory that holds both datasets/ and CMakeLists.txt, else ".".
 std::string project_root();
 
 std::vector<std::string> dataset_ids();             // every registry entry, sorted
@@ -48,6 +53,13 @@ const DatasetEntry& dataset_entry(const std::string& id);  // throws naming the 
 // Loads "id" or "id:variant" as a typed Dataset with its public schema. Files are taken from the
 // mirror or cache (verified by sha256) or downloaded; a missing or corrupt file throws
 // dpf::MissingInput naming the dataset, the file, its URL and what to do.
+// The dataset name is "id" for the default variant and "id:variant" otherwise.
 Dataset load_dataset(const std::string& spec, const DataOptions& options);
+Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build);
+
+// The registry's description of "id" or "id:variant" (expected shapes, column kinds, ...).
+const VariantSpec& variant_spec(const std::string& spec);
+// Splits "id:variant" (variant empty when absent).
+std::pair<std::string, std::string> split_dataset_spec(const std::string& spec);
 
 }  // namespace dpf

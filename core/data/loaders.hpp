@@ -15,6 +15,7 @@ struct TableFormat {
   int skip_lines = 0;        // lines dropped before the header/data (e.g. the credit xls export's 1st row)
   char quote = '"';
   char comment = '\0';       // lines starting with it are skipped ('%' for ARFF is implicit)
+  int libsvm_features = 0;   // libsvm only: number of features d (0 = the largest index in the file)
 };
 
 struct RawTable {
@@ -24,6 +25,9 @@ struct RawTable {
   std::vector<std::size_t> line_of_row;    // 1-based line number in the file of each row (messages)
 };
 
+// CSV: unquoted cells are trimmed of blanks and CR; quoted cells are kept verbatim (RFC 4180, with
+// embedded delimiters, doubled quotes and line breaks). Blank lines are skipped everywhere.
+// LIBSVM: columns "label", "1".."d"; absent entries are "0".
 // Whole file as bytes, gunzipped if it starts with the gzip magic. Throws dpf::Error naming the path.
 std::string read_file_bytes(const std::string& path);
 // Parses text already in memory (tests) or a file.

@@ -1,0 +1,197 @@
+#include "datasets/registry.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/util/error.hpp"
+#include "datasets/fetcher.hpp"
+
+namespace fs = std::filesystem;
+
+namespace dpf {
+
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+// A variant may name a `base` variant of the same entry; its keys override the base's (shallow).
+YAML::Node merged_variant(const YAML::Node& variants, std::size_t i, const std::string& where, int depth = 0) {
+  const YAML::Node& v = variants[i];
+  if (!v.IsMap() || !v["name"]) fail(where, ": variant ", i, " has no name");
+  if (!v["base"]) return v;
+  if (depth > 8) fail(where, ": variant bases form a cycle");
+  std::string base = v["base"].as<std::string>();
+  for (std::size_t j = 0; j < variants.size(); ++j)
+    if (variants[j]["name"] && variants[j]["name"].as<std::string>() == base) {
+      YAML::Node out = YAML::Clone(merged_variant(variants, j, where, depth + 1));
+      for (const auto& kv : v) out[kv.first.as<std::string>()] = kv.second;
+      out.remove("base");
+      return out;
+    }
+  fail(where, ": variant '", v["name"].as<std::string>(), "' has unknown base '", base, "'");
+}
+
+DatasetEntry parse_entry(const fs::path& file) {
+  std::string where = file.string();
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(where);
+  } catch (const YAML::Exception& e) {
+    fail(where, ": ", e.what());
+  }
+  static const std::vector<std::string> keys = {"id", "title", "page", "mirrored", "note", "used_by", "files",
+                                                "variants"};
+  for (const auto& kv : root) {
+    std::string k = kv.first.as<std::string>();
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) fail(where, ": unknown key '", k, "'");
+  }
+  DatasetEntry e;
+  try {
+    e.id = root["id"].as<std::string>();
+    if (e.id != file.stem().string()) fail(where, ": id '", e.id, "' differs from the file name");
+    e.title = root["title"] ? root["title"].as<std::string>() : e.id;
+    e.page = root["page"] ? root["page"].as<std::string>() : "";
+    e.mirrored = root["mirrored"] ? root["mirrored"].as<bool>() : true;
+    e.note = root["note"] ? root["note"].as<std::string>() : "";
+    if (root["used_by"])
+      for (const auto& p : root["used_by"]) e.used_by.push_back(p.as<std::string>());
+    e.path = where;
+    for (const auto& f : root["files"]) {
+      DatasetFile df;
+      df.name = f["name"].as<std::string>();
+      df.url = f["url"] ? f["url"].as<std::string>() : "";
+      df.sha256 = f["sha256"] ? f["sha256"].as<std::string>() : "";
+      df.bytes = f["bytes"] ? f["bytes"].as<uint64_t>() : 0;
+      e.files.push_back(df);
+    }
+    const YAML::Node variants = root["variants"];
+    if (!variants || !variants.IsSequence() || variants.size() == 0) fail(where, ": no variants");
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      VariantSpec spec = parse_variant(merged_variant(variants, i, where), where);
+      for (const auto& f : spec.files) e.file(f);  // every file the variant reads must be listed
+      e.variants.push_back(spec.name);
+      e.specs.push_back(std::move(spec));
+    }
+  } catch (const YAML::Exception& ex) {
+    fail(where, ": ", ex.what());
+  }
+  return e;
+}
+
+struct Registry {
+  std::map<std::string, DatasetEntry> entries;
+};
+
+const Registry& registry() {
+  static std::once_flag once;
+  static Registry reg;
+  std::call_once(once, [] {
+    fs::path dir = fs::path(project_root()) / "datasets";
+    if (!fs::is_directory(dir)) fail("dataset registry folder ", dir.string(), " not found (set DPFOREST_ROOT)");
+    for (const auto& de : fs::directory_iterator(dir)) {
+      if (de.path().extension() != ".yaml") continue;
+      DatasetEntry e = parse_entry(de.path());
+      std::string id = e.id;
+      reg.entries.emplace(id, std::move(e));
+    }
+  });
+  return reg;
+}
+
+}  // namespace
+
+const DatasetFile& DatasetEntry::file(const std::string& name) const {
+  for (const auto& f : files)
+    if (f.name == name) return f;
+  fail(path, ": dataset '", id, "' lists no file '", name, "'");
+}
+
+std::string project_root() {
+  std::string r = env("DPFOREST_ROOT");
+  if (!r.empty()) return r;
+  std::error_code ec;
+  fs::path p = fs::current_path(ec);
+  if (!ec)
+    for (; !p.empty(); p = p.parent_path()) {
+      if (fs::is_directory(p / "datasets") && fs::exists(p / "CMakeLists.txt")) return p.string();
+      if (p == p.parent_path()) break;
+    }
+  return ".";
+}
+
+DataOptions DataOptions::from_environment() {
+  DataOptions o;
+  fs::path root = project_root();
+  o.mirror = env("DPFOREST_MIRROR");
+  if (o.mirror.empty()) {
+    fs::path m = root / ".." / "shared" / "datasets";
+    std::error_code ec;
+    if (fs::is_directory(m, ec)) o.mirror = fs::weakly_canonical(m, ec).string();
+  }
+  o.cache = env("DPFOREST_CACHE");
+  if (o.cache.empty()) o.cache = (root / "datasets" / "cache").string();
+  std::string off = env("DPFOREST_OFFLINE");
+  o.allow_download = off.empty() || off == "0";
+  return o;
+}
+
+std::vector<std::string> dataset_ids() {
+  std::vector<std::string> ids;
+  for (const auto& [id, e] : registry().entries) ids.push_back(id);
+  return ids;
+}
+
+const DatasetEntry& dataset_entry(const std::string& id) {
+  const auto& entries = registry().entries;
+  auto it = entries.find(id);
+  if (it != entries.end()) return it->second;
+  std::string known;
+  for (const auto& [k, e] : entries) known += (known.empty() ? "" : ", ") + k;
+  fail("unknown dataset '", id, "' (known: ", known, ")");
+}
+
+std::pair<std::string, std::string> split_dataset_spec(const std::string& spec) {
+  auto colon = spec.find(':');
+  if (colon == std::string::npos) return {spec, ""};
+  return {spec.substr(0, colon), spec.substr(colon + 1)};
+}
+
+const VariantSpec& variant_spec(const std::string& spec) {
+  auto [id, variant] = split_dataset_spec(spec);
+  const DatasetEntry& e = dataset_entry(id);
+  if (variant.empty()) return e.specs.front();
+  for (const auto& s : e.specs)
+    if (s.name == variant) return s;
+  std::string known;
+  for (const auto& v : e.variants) known += (known.empty() ? "" : ", ") + v;
+  fail("dataset '", id, "' has no variant '", variant, "' (variants: ", known, ")");
+}
+
+Dataset load_dataset(const std::string& spec, const DataOptions& options) {
+  return load_dataset(spec, options, BuildOptions{});
+}
+
+Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build) {
+  auto [id, variant] = split_dataset_spec(spec);
+  const DatasetEntry& e = dataset_entry(id);
+  const VariantSpec& v = variant_spec(spec);
+  std::string name = v.name == e.specs.front().name ? id : id + ":" + v.name;
+  std::vector<RawTable> tables;
+  for (const auto& f : v.files) {
+    std::string path = fetch_file(e, e.file(f), options);
+    tables.push_back(read_table(path, v.format));
+  }
+  Dataset d = build_dataset(name, v, tables, build);
+  d.validate();
+  return d;
+}
+
+}  // namespace dpf

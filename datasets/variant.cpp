@@ -1,0 +1,410 @@
+#include "datasets/variant.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <unordered_map>
+
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+namespace {
+
+void check_keys(const YAML::Node& node, const std::set<std::string>& allowed, const std::string& where) {
+  if (!node.IsMap()) fail(where, ": expected a mapping");
+  for (const auto& kv : node) {
+    std::string key = kv.first.as<std::string>();
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(where, ": unknown key '", key, "' (known: ", list, ")");
+    }
+  }
+}
+
+std::vector<std::string> str_list(const YAML::Node& n) {
+  std::vector<std::string> out;
+  if (!n) return out;
+  if (n.IsScalar()) return {n.as<std::string>()};
+  for (const auto& v : n) out.push_back(v.as<std::string>());
+  return out;
+}
+
+std::pair<double, double> range(const YAML::Node& n, const std::string& where) {
+  if (!n.IsSequence() || n.size() != 2) fail(where, ": expected [lo, hi]");
+  double lo = n[0].as<double>(), hi = n[1].as<double>();
+  if (!(lo <= hi)) fail(where, ": lo > hi in [", lo, ", ", hi, "]");
+  return {lo, hi};
+}
+
+std::string base_name(const std::string& path) {
+  auto s = path.find_last_of('/');
+  return s == std::string::npos ? path : path.substr(s + 1);
+}
+
+bool parse_number(const std::string& s, double& out) {
+  const char* b = s.data();
+  const char* e = b + s.size();
+  if (b != e && *b == '+') ++b;
+  auto [p, ec] = std::from_chars(b, e, out);
+  return ec == std::errc() && p == e && b != e && std::isfinite(out);
+}
+
+int find_col(const std::vector<std::string>& cols, const std::string& name) {
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    if (cols[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+// Days since 1970-01-01 of a civil date (H. Hinnant's algorithm), for the weekday.
+long days_from_civil(long y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const long era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long>(doe) - 719468;
+}
+
+std::string derive_value(const Derivation& dv, const std::string& cell, const std::string& at) {
+  auto num = [&](std::size_t pos, std::size_t len) {
+    long v = 0;
+    if (cell.size() < pos + len) fail(at, ": '", cell, "' is not a date YYYY-MM-DD[ HH:MM:SS]");
+    for (std::size_t i = pos; i < pos + len; ++i) {
+      if (cell[i] < '0' || cell[i] > '9') fail(at, ": '", cell, "' is not a date YYYY-MM-DD[ HH:MM:SS]");
+      v = v * 10 + (cell[i] - '0');
+    }
+    return v;
+  };
+  long y = num(0, 4), m = num(5, 2), d = num(8, 2);
+  if (dv.kind == "year") return std::to_string(y);
+  if (dv.kind == "month") return std::to_string(m);
+  if (dv.kind == "day") return std::to_string(d);
+  if (dv.kind == "weekday") {
+    long days = days_from_civil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+    long wd = ((days % 7) + 7 + 3) % 7;  // 1970-01-01 was a Thursday (3 with Monday = 0)
+    return std::to_string(wd);
+  }
+  if (dv.kind == "hour") return std::to_string(num(11, 2));
+  fail(at, ": unknown derivation kind '", dv.kind, "' (year, month, day, weekday, hour)");
+}
+
+std::vector<std::string> sorted_values(const std::set<std::string>& values) {
+  std::vector<std::string> v(values.begin(), values.end());
+  bool numeric = std::all_of(v.begin(), v.end(), [](const std::string& s) {
+    double x;
+    return parse_number(s, x);
+  });
+  if (numeric)
+    std::stable_sort(v.begin(), v.end(), [](const std::string& a, const std::string& b) {
+      double x, y;
+      parse_number(a, x);
+      parse_number(b, y);
+      return x < y;
+    });
+  return v;
+}
+
+}  // namespace
+
+VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
+  check_keys(node,
+             {"name", "base", "description", "files", "format", "columns", "shape", "loaded", "target", "drop",
+              "derive", "features", "domains", "categories", "missing"},
+             where);
+  VariantSpec s;
+  s.name = node["name"].as<std::string>();
+  std::string at = where + " variant '" + s.name + "'";
+  s.files = str_list(node["files"]);
+  if (s.files.empty()) fail(at, ": no files");
+  if (auto f = node["format"]) {
+    check_keys(f, {"type", "delimiter", "header", "skip_lines", "quote", "comment", "libsvm_features"}, at + " format");
+    if (f["type"]) s.format.type = f["type"].as<std::string>();
+    auto one_char = [&](const char* key, char& out) {
+      if (!f[key]) return;
+      std::string v = f[key].as<std::string>();
+      if (v == "tab") v = "\t";
+      if (v.size() != 1) fail(at, " format.", key, ": expected one character, got '", v, "'");
+      out = v[0];
+    };
+    one_char("delimiter", s.format.delimiter);
+    one_char("quote", s.format.quote);
+    one_char("comment", s.format.comment);
+    if (f["header"]) s.format.header = f["header"].as<bool>();
+    if (f["skip_lines"]) s.format.skip_lines = f["skip_lines"].as<int>();
+    if (f["libsvm_features"]) s.format.libsvm_features = f["libsvm_features"].as<int>();
+  }
+  s.columns = str_list(node["columns"]);
+  if (auto sh = node["shape"]) {
+    check_keys(sh, {"rows", "columns"}, at + " shape");
+    if (sh["rows"]) s.raw_rows = sh["rows"].as<long>();
+    if (sh["columns"]) s.raw_columns = sh["columns"].as<long>();
+  }
+  if (auto ld = node["loaded"]) {
+    check_keys(ld, {"rows", "features"}, at + " loaded");
+    if (ld["rows"]) s.rows = ld["rows"].as<long>();
+    if (ld["features"]) s.features = ld["features"].as<long>();
+  }
+  auto t = node["target"];
+  if (!t) fail(at, ": no target");
+  check_keys(t, {"column", "task", "classes", "map", "others", "bounds"}, at + " target");
+  s.target = t["column"].as<std::string>();
+  std::string task = t["task"] ? t["task"].as<std::string>() : "classification";
+  if (task == "classification") s.task = TaskKind::kClassification;
+  else if (task == "regression") s.task = TaskKind::kRegression;
+  else fail(at, " target.task: '", task, "' (expected classification or regression)");
+  s.classes = str_list(t["classes"]);
+  if (auto m = t["map"])
+    for (const auto& kv : m) s.class_map[kv.first.as<std::string>()] = kv.second.as<std::string>();
+  if (t["others"]) s.class_others = t["others"].as<std::string>();
+  if (t["bounds"]) s.target_bounds = range(t["bounds"], at + " target.bounds");
+  s.drop = str_list(node["drop"]);
+  if (auto d = node["derive"])
+    for (const auto& e : d) {
+      check_keys(e, {"from", "kind", "name"}, at + " derive");
+      s.derive.push_back({e["from"].as<std::string>(), e["kind"].as<std::string>(), e["name"].as<std::string>()});
+    }
+  if (auto f = node["features"]) {
+    check_keys(f, {"order", "default", "categorical", "numeric"}, at + " features");
+    s.feature_order = str_list(f["order"]);
+    if (f["default"]) {
+      std::string k = f["default"].as<std::string>();
+      if (k == "numeric") s.default_kind = FeatureKind::kNumeric;
+      else if (k == "categorical") s.default_kind = FeatureKind::kCategorical;
+      else fail(at, " features.default: '", k, "' (expected numeric or categorical)");
+    }
+    if (auto c = f["categorical"]) {
+      if (c.IsSequence()) {
+        for (const auto& name : c) s.categories[name.as<std::string>()] = {};
+      } else {
+        for (const auto& kv : c) s.categories[kv.first.as<std::string>()] = str_list(kv.second);
+      }
+    }
+    s.numeric = str_list(f["numeric"]);
+  }
+  if (auto c = node["categories"])
+    for (const auto& kv : c) s.categories[kv.first.as<std::string>()] = str_list(kv.second);
+  if (auto d = node["domains"])
+    for (const auto& kv : d) {
+      std::string name = kv.first.as<std::string>();
+      s.domains[name] = range(kv.second, at + " domains." + name);
+    }
+  if (auto m = node["missing"]) {
+    check_keys(m, {"markers", "rule", "as_category"}, at + " missing");
+    s.missing_markers = str_list(m["markers"]);
+    if (m["rule"]) s.missing_rule = m["rule"].as<std::string>();
+    if (s.missing_rule != "drop-rows")
+      fail(at, " missing.rule: '", s.missing_rule, "' (expected drop-rows; use as_category for columns ",
+           "where the marker is a category)");
+    s.missing_as_category = str_list(m["as_category"]);
+  }
+  return s;
+}
+
+Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vector<RawTable>& tables,
+                      const BuildOptions& options) {
+  require(!tables.empty(), name, ": no tables to build from");
+  // Column names: the registry's, else the first file's header.
+  for (RawTable& t : tables) {
+    std::string file = base_name(t.source);
+    if (!spec.columns.empty()) {
+      if (t.columns.size() != spec.columns.size())
+        fail(name, ": ", file, " has ", t.columns.size(), " columns, the registry names ", spec.columns.size());
+      t.columns = spec.columns;
+    }
+    if (t.columns != tables[0].columns)
+      fail(name, ": ", file, " has different columns from ", base_name(tables[0].source));
+    for (std::size_t r = 0; r < t.rows.size(); ++r)
+      if (t.rows[r].size() != t.columns.size())
+        fail(name, ": ", file, " line ", t.line_of_row[r], " has ", t.rows[r].size(), " fields, expected ",
+             t.columns.size());
+  }
+  std::size_t raw_rows = 0;
+  for (const RawTable& t : tables) raw_rows += t.rows.size();
+  if (spec.raw_rows >= 0 && static_cast<long>(raw_rows) != spec.raw_rows)
+    fail(name, ": the file(s) hold ", raw_rows, " rows, the registry expects ", spec.raw_rows);
+  if (spec.raw_columns >= 0 && static_cast<long>(tables[0].columns.size()) != spec.raw_columns)
+    fail(name, ": the file(s) hold ", tables[0].columns.size(), " columns, the registry expects ", spec.raw_columns);
+
+  // Derived columns are appended to every row.
+  for (const Derivation& dv : spec.derive) {
+    for (RawTable& t : tables) {
+      int src = find_col(t.columns, dv.from);
+      if (src < 0) fail(name, ": derive: no column '", dv.from, "'");
+      for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        std::string at = name + ": " + base_name(t.source) + " line " + std::to_string(t.line_of_row[r]) +
+                         ", column '" + dv.from + "'";
+        t.rows[r].push_back(derive_value(dv, t.rows[r][src], at));
+      }
+      t.columns.push_back(dv.name);
+    }
+  }
+  const std::vector<std::string>& cols = tables[0].columns;
+  int target_col = find_col(cols, spec.target);
+  if (target_col < 0) fail(name, ": no target column '", spec.target, "'");
+  for (const auto& d : spec.drop)
+    if (find_col(cols, d) < 0) fail(name, ": drop: no column '", d, "'");
+  std::vector<std::string> feature_names = spec.feature_order;
+  if (feature_names.empty())
+    for (const auto& c : cols)
+      if (c != spec.target && std::find(spec.drop.begin(), spec.drop.end(), c) == spec.drop.end())
+        feature_names.push_back(c);
+
+  Schema schema;
+  std::vector<int> src;
+  for (const auto& fname : feature_names) {
+    int c = find_col(cols, fname);
+    if (c < 0) fail(name, ": feature '", fname, "' is not a column");
+    Feature f;
+    f.name = fname;
+    bool is_num_listed = std::find(spec.numeric.begin(), spec.numeric.end(), fname) != spec.numeric.end();
+    auto cat = spec.categories.find(fname);
+    f.kind = cat != spec.categories.end() ? FeatureKind::kCategorical
+             : is_num_listed              ? FeatureKind::kNumeric
+                                          : spec.default_kind;
+    if (f.kind == FeatureKind::kCategorical && cat != spec.categories.end()) f.categories = cat->second;
+    if (f.kind == FeatureKind::kNumeric) {
+      auto d = spec.domains.find(fname);
+      if (d != spec.domains.end()) {
+        f.lo = d->second.first;
+        f.hi = d->second.second;
+      } else if (!options.infer_public) {
+        fail(name, ": numeric feature '", fname, "' has no public domain in the registry (domains:)");
+      }
+    } else if (f.categories.empty() && !options.infer_public) {
+      fail(name, ": categorical feature '", fname, "' has no category list in the registry");
+    }
+    schema.features.push_back(std::move(f));
+    src.push_back(c);
+  }
+  schema.target.name = spec.target;
+  schema.target.task = spec.task;
+  schema.target.classes = spec.classes;
+  if (spec.task == TaskKind::kRegression) {
+    auto dom = spec.domains.find(spec.target);
+    if (spec.target_bounds) {
+      schema.target.lo = spec.target_bounds->first;
+      schema.target.hi = spec.target_bounds->second;
+    } else if (dom != spec.domains.end()) {
+      schema.target.lo = dom->second.first;
+      schema.target.hi = dom->second.second;
+    } else if (!options.infer_public) {
+      fail(name, ": regression target '", spec.target, "' has no bounds in the registry");
+    }
+  } else if (spec.classes.empty() && !options.infer_public) {
+    fail(name, ": classification target '", spec.target, "' has no class list in the registry");
+  }
+
+  auto is_missing = [&](const std::string& cell, const std::string& column) {
+    if (spec.missing_markers.empty()) return false;
+    if (std::find(spec.missing_markers.begin(), spec.missing_markers.end(), cell) == spec.missing_markers.end())
+      return false;
+    return std::find(spec.missing_as_category.begin(), spec.missing_as_category.end(), column) ==
+           spec.missing_as_category.end();
+  };
+  auto map_class = [&](const std::string& raw) -> const std::string& {
+    auto m = spec.class_map.find(raw);
+    if (m != spec.class_map.end()) return m->second;
+    if (!spec.class_others.empty()) return spec.class_others;
+    return raw;
+  };
+
+  // Inference pass (tool only): category and class lists from the rows kept.
+  if (options.infer_public) {
+    std::vector<std::set<std::string>> seen(feature_names.size());
+    std::set<std::string> classes;
+    for (const RawTable& t : tables)
+      for (const auto& row : t.rows) {
+        bool miss = is_missing(row[target_col], spec.target);
+        for (std::size_t f = 0; f < src.size() && !miss; ++f) miss = is_missing(row[src[f]], feature_names[f]);
+        if (miss) continue;
+        for (std::size_t f = 0; f < src.size(); ++f) seen[f].insert(row[src[f]]);
+        classes.insert(map_class(row[target_col]));
+      }
+    for (std::size_t f = 0; f < src.size(); ++f)
+      if (schema.features[f].kind == FeatureKind::kCategorical && schema.features[f].categories.empty())
+        schema.features[f].categories = sorted_values(seen[f]);
+    if (spec.task == TaskKind::kClassification && schema.target.classes.empty())
+      schema.target.classes = sorted_values(classes);
+  }
+
+  std::vector<std::unordered_map<std::string, int>> codes(src.size());
+  for (std::size_t f = 0; f < src.size(); ++f)
+    for (std::size_t c = 0; c < schema.features[f].categories.size(); ++c)
+      codes[f][schema.features[f].categories[c]] = static_cast<int>(c);
+  std::unordered_map<std::string, int> class_code;
+  for (std::size_t c = 0; c < schema.target.classes.size(); ++c) class_code[schema.target.classes[c]] = static_cast<int>(c);
+
+  Dataset data(name, schema);
+  data.reserve(raw_rows);
+  std::vector<double> x(src.size());
+  bool infer_num = options.infer_public;
+  std::vector<std::pair<double, double>> seen_range(src.size(), {INFINITY, -INFINITY});
+  std::pair<double, double> target_range{INFINITY, -INFINITY};
+  for (const RawTable& t : tables) {
+    std::string file = base_name(t.source);
+    auto where = [&](std::size_t r, const std::string& column) {
+      return name + ": " + file + " line " + std::to_string(t.line_of_row[r]) + ", column '" + column + "'";
+    };
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      const auto& row = t.rows[r];
+      bool miss = is_missing(row[target_col], spec.target);
+      for (std::size_t f = 0; f < src.size() && !miss; ++f) miss = is_missing(row[src[f]], feature_names[f]);
+      if (miss) continue;
+      for (std::size_t f = 0; f < src.size(); ++f) {
+        const std::string& cell = row[src[f]];
+        const Feature& feat = schema.features[f];
+        if (feat.kind == FeatureKind::kNumeric) {
+          if (!parse_number(cell, x[f])) fail(where(r, feat.name), ": '", cell, "' is not a number");
+          if (infer_num) {
+            seen_range[f].first = std::min(seen_range[f].first, x[f]);
+            seen_range[f].second = std::max(seen_range[f].second, x[f]);
+          } else if (x[f] < feat.lo || x[f] > feat.hi) {
+            fail(where(r, feat.name), ": ", cell, " is outside the registry domain [", feat.lo, ", ", feat.hi, "]");
+          }
+        } else {
+          auto it = codes[f].find(cell);
+          if (it == codes[f].end()) fail(where(r, feat.name), ": '", cell, "' is not one of its categories");
+          x[f] = it->second;
+        }
+      }
+      double y;
+      const std::string& cell = row[target_col];
+      if (spec.task == TaskKind::kClassification) {
+        auto it = class_code.find(map_class(cell));
+        if (it == class_code.end()) fail(where(r, spec.target), ": '", cell, "' is not one of the classes");
+        y = it->second;
+      } else {
+        if (!parse_number(cell, y)) fail(where(r, spec.target), ": '", cell, "' is not a number");
+        target_range.first = std::min(target_range.first, y);
+        target_range.second = std::max(target_range.second, y);
+        if (!infer_num && (y < schema.target.lo || y > schema.target.hi))
+          fail(where(r, spec.target), ": ", cell, " is outside the registry bounds [", schema.target.lo, ", ",
+               schema.target.hi, "]");
+      }
+      data.add_row(x, y);
+    }
+  }
+  if (infer_num) {
+    Schema& s = data.mutable_schema();
+    for (std::size_t f = 0; f < src.size(); ++f)
+      if (s.features[f].kind == FeatureKind::kNumeric && !spec.domains.count(s.features[f].name)) {
+        s.features[f].lo = seen_range[f].first;
+        s.features[f].hi = seen_range[f].second;
+      }
+    if (spec.task == TaskKind::kRegression && !spec.target_bounds && !spec.domains.count(spec.target)) {
+      s.target.lo = target_range.first;
+      s.target.hi = target_range.second;
+    }
+    s.domains_source = "from-data";
+  }
+  if (spec.rows >= 0 && static_cast<long>(data.n_rows()) != spec.rows)
+    fail(name, ": ", data.n_rows(), " rows after missing-value handling, the registry expects ", spec.rows);
+  if (spec.features >= 0 && static_cast<long>(data.n_features()) != spec.features)
+    fail(name, ": ", data.n_features(), " features, the registry expects ", spec.features);
+  return data;
+}
+
+}  // namespace dpf

@@ -1,0 +1,67 @@
+// One table of a registry entry ("id:variant"): how to read its file(s) and how to type the raw
+// cells into a Dataset with its public schema. The YAML keys are documented in datasets/README.md.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/data/dataset.hpp"
+#include "core/data/loaders.hpp"
+
+namespace dpf {
+
+// A column computed from another before typing (e.g. Appliances' Month and Day from `date`).
+// kinds: year, month, day (of month), weekday (Monday = 0, as pandas), hour; the source cell must
+// start with "YYYY-MM-DD" (and " HH" or "THH" for hour).
+struct Derivation {
+  std::string from, kind, name;
+};
+
+struct VariantSpec {
+  std::string name;
+  std::vector<std::string> files;    // concatenated in order (each parsed with `format`)
+  TableFormat format;
+  std::vector<std::string> columns;  // column names to use (files without a header)
+  // Expected shape: of the raw table(s) as SOURCE.md states it, and after missing-value handling.
+  long raw_rows = -1, raw_columns = -1, rows = -1, features = -1;
+
+  std::string target;
+  TaskKind task = TaskKind::kClassification;
+  std::vector<std::string> classes;              // classification: class list (label order)
+  std::map<std::string, std::string> class_map;  // raw value -> class (e.g. binarisation)
+  std::string class_others;                      // class for raw values not in class_map ("" = none)
+  std::optional<std::pair<double, double>> target_bounds;  // regression (else domains[target])
+
+  std::vector<std::string> drop;
+  std::vector<Derivation> derive;
+  std::vector<std::string> feature_order;  // optional explicit order of the features
+  FeatureKind default_kind = FeatureKind::kNumeric;
+  // Categorical features: listed in `categories:` (with their list) or `features.categorical`.
+  std::map<std::string, std::vector<std::string>> categories;
+  std::vector<std::string> numeric;                            // numeric when default is categorical
+  std::map<std::string, std::pair<double, double>> domains;  // public domains (features, regression target)
+
+  std::vector<std::string> missing_markers;  // cells equal to one of these are missing
+  std::vector<std::string> missing_as_category;  // columns where a marker is an ordinary category
+  std::string missing_rule = "drop-rows";        // the only rule for other columns
+};
+
+// Parses one variant node (already merged with its `base`). `where` names the registry file.
+VariantSpec parse_variant(const YAML::Node& node, const std::string& where);
+
+// Options for typing. infer_public: fill missing domains, categories, classes and target bounds
+// from the data (only for the one-off tool that writes them into the YAML; never for experiments).
+struct BuildOptions {
+  bool infer_public = false;
+};
+
+// Types the raw tables (one per file of the variant) into a Dataset named `name`. Errors name the
+// dataset, the file, the line and the column.
+Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vector<RawTable>& tables,
+                      const BuildOptions& options = {});
+
+}  // namespace dpf
