@@ -1,0 +1,75 @@
+#include "algorithms/common/leaves.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/privacy/mechanisms.hpp"
+
+namespace dpf {
+
+void ClassCountLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) {
+  const auto c = static_cast<std::size_t>(n_classes_);
+  std::fill(out.begin(), out.end(), 0.0);
+  for (uint32_t r : node.rows) out[static_cast<std::size_t>(node.data.label(r))] += 1.0;
+  const bool empty = node.rows.empty();
+  const bool noisy = std::isfinite(epsilon_);
+
+  if (empty && (!noisy || !strict_)) {
+    if (noisy && node.scope >= 0)
+      ledger.charge(node.scope, "laplace-class-counts", epsilon_, 1.0, /*certified=*/false);
+    if (uniform_empty_ && c == 2) {
+      double u = rng.uniform();  // dipreme.md §2.8: an empty leaf's class-1 fraction is Uniform(0, 1)
+      out[0] = 1.0 - u;
+      out[1] = u;
+    } else {
+      std::fill(out.begin(), out.end(), 1.0 / static_cast<double>(c));
+    }
+    return;
+  }
+  if (noisy) {
+    // dipreme.md §2.8: n~ = max(0, n + Lap(1/eps_leaf)) per class; L1 sensitivity 1 (add/remove).
+    for (double& v : out) v = std::max(0.0, v + sample_laplace(rng, 1.0 / epsilon_));
+    if (node.scope >= 0) ledger.charge(node.scope, "laplace-class-counts", epsilon_, 1.0, /*certified=*/strict_);
+  }
+  double total = 0;
+  for (double v : out) total += v;
+  if (total <= 0) {
+    std::fill(out.begin(), out.end(), 1.0 / static_cast<double>(c));
+    return;
+  }
+  for (double& v : out) v /= total;
+}
+
+void MeanLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) {
+  double sum = 0;
+  for (uint32_t r : node.rows) sum += node.data.y()[r];
+  const auto n = static_cast<double>(node.rows.size());
+  const bool noisy = std::isfinite(epsilon_);
+  const double bound = std::max(std::fabs(lo_), std::fabs(hi_));
+
+  if (noisy && strict_) {
+    // dipreme.md §4 P2: noisy sum and noisy count under half the budget each, divided afterwards.
+    const double half = epsilon_ / 2.0;
+    double s = sum + sample_laplace(rng, bound / half);
+    double cnt = n + sample_laplace(rng, 1.0 / half);
+    out[0] = cnt < 1.0 ? 0.5 * (lo_ + hi_) : std::clamp(s / cnt, lo_, hi_);
+    if (node.scope >= 0) {
+      ledger.charge(node.scope, "laplace-sum", half, bound, true);
+      ledger.charge(node.scope, "laplace-count", half, 1.0, true);
+    }
+    return;
+  }
+  if (node.rows.empty()) {
+    out[0] = rng.uniform(lo_, hi_);  // dipreme.md §2.8: an empty leaf is Uniform(B_L, B_U)
+  } else if (!noisy) {
+    out[0] = sum / n;
+  } else {
+    // dipreme.md §2.8: Lap((B_U - B_L) / (N eps_leaf)) ([code], [v1]); "2B" is the [ICML] text's scale.
+    const double scale = (scale_2b_ ? 2.0 * bound : hi_ - lo_) / (n * epsilon_);
+    out[0] = std::clamp(sum / n + sample_laplace(rng, scale), lo_, hi_);
+  }
+  if (noisy && node.scope >= 0)
+    ledger.charge(node.scope, "laplace-mean-local-scale", epsilon_, (hi_ - lo_) / std::max(n, 1.0), false);
+}
+
+}  // namespace dpf

@@ -1,0 +1,199 @@
+// DiPriMe forests (dipreme.md §2.3, Algorithm 2) and their registry entries.
+#include "algorithms/dipreme/dipreme.hpp"
+
+#include <cmath>
+
+#include "algorithms/common/forest_fit.hpp"
+#include "algorithms/common/leaves.hpp"
+#include "algorithms/dipreme/split.hpp"
+#include "core/tree/forest.hpp"
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+DiPrimeBudget dipreme_budget(const DiPrimeParams& p) {
+  DiPrimeBudget b{};
+  if (!std::isfinite(p.epsilon)) {
+    b.eps_tree = b.eps_split = b.eps_select = b.eps_leaf = p.epsilon;
+    return b;
+  }
+  // §2.3: ε per tree when the trees see disjoint data (parallel composition), ε/N_T otherwise
+  // ([v1] footnote 3, sequential composition).
+  b.eps_tree = p.partition ? p.epsilon : p.epsilon / p.n_trees;
+  const double d = p.max_depth;
+  // §2.2: DiPriMeExp/Flip ε_s = ε_a = ρε/(2 d_max) ([ICML] §4, [v1] Alg. 1 line 12);
+  // DiPriMe (one random attribute) ε_s = ρε/d_max, ε_a = 0 ([ICML] §4), or ρε/(2 d_max) as coded.
+  if (p.select == AttributeSelect::kUniform) {
+    b.eps_split = p.split_budget_as_coded ? p.rho * b.eps_tree / (2 * d) : p.rho * b.eps_tree / d;
+    b.eps_select = 0;
+  } else {
+    b.eps_split = b.eps_select = p.rho * b.eps_tree / (2 * d);
+  }
+  b.eps_leaf = (1 - p.rho) * b.eps_tree;  // §2.8: ε_ℓ = (1 - ρ) ε_tree
+  return b;
+}
+
+namespace {
+
+class DiPrimeLearner : public Learner {
+ public:
+  explicit DiPrimeLearner(DiPrimeParams p) : p_(std::move(p)) {}
+
+  std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
+    const bool clf = data.task() == TaskKind::kClassification;
+    if (clf)
+      require(data.n_classes() == 2, p_.name, ": classification is binary in the DiPriMe papers (dipreme.md §1); '",
+              data.name(), "' has ", data.n_classes(), " classes — choose a binarised variant");
+    for (const Feature& f : data.schema().features)
+      require(f.kind == FeatureKind::kNumeric || f.n_categories() <= 64, p_.name, ": categorical feature '", f.name,
+              "' has ", f.n_categories(), " categories; subset splits support at most 64");
+    const DiPrimeBudget b = dipreme_budget(p_);
+    const double y_lo = clf ? 0.0 : data.schema().target.lo;
+    const double y_hi = clf ? 1.0 : data.schema().target.hi;
+    DiPrimeSplit split(p_, b, y_lo, y_hi);
+    std::unique_ptr<LeafPolicy> leaf;
+    if (clf) leaf = std::make_unique<ClassCountLeaf>(2, b.eps_leaf, p_.strict, /*uniform_empty=*/true);
+    else leaf = std::make_unique<MeanLeaf>(y_lo, y_hi, b.eps_leaf, p_.strict, p_.leaf_scale_2b);
+
+    ForestFitSpec spec;
+    spec.algorithm = p_.name;
+    spec.n_trees = p_.n_trees;
+    spec.max_depth = p_.max_depth;
+    spec.rows = p_.partition ? (p_.strict ? TreeRows::kRandomAssignment : TreeRows::kPartition) : TreeRows::kAll;
+    spec.epsilon = p_.epsilon;
+    spec.vote = clf ? (p_.hard_vote ? Vote::kHard : Vote::kSoft) : Vote::kMean;
+    return fit_forest(data, rows, ctx, spec, split, *leaf);
+  }
+
+ private:
+  DiPrimeParams p_;
+};
+
+}  // namespace
+
+std::unique_ptr<Learner> make_dipreme_learner(DiPrimeParams p) {
+  if (std::isfinite(p.epsilon)) check_epsilon_param(p.name, p.epsilon);
+  require(p.max_depth >= 1, p.name, ": max_depth must be >= 1 (the budget is divided by d_max)");
+  return std::make_unique<DiPrimeLearner>(std::move(p));
+}
+
+}  // namespace dpf
+
+namespace dpf {
+
+namespace {
+
+enum class Family { kDiPriMe, kExp, kFlip, kMedian };
+
+std::vector<QuirkSpec> family_quirks(Family f) {
+  std::vector<QuirkSpec> q;
+  if (f == Family::kDiPriMe)
+    q.push_back({"split_budget_as_coded",
+                 "the authors' code gives DiPriMe's median ε_s = ρε/(2 d_max), half the ρε/d_max of [ICML] §4; "
+                 "every published DiPriMe number used it (dipreme.md §2.2, §6.4 item 1)"});
+  q.push_back({"cat_score_bug",
+               "the code scores a categorical candidate on the rows in C only: 2 n_C Var(y_C)/N (dipreme.md §2.7)"});
+  return q;
+}
+
+std::string family_status(Family f, const Params& p, TaskKind task) {
+  if (f == Family::kMedian) return "non-private";
+  if (p.get_bool("strict")) return "epsilon-DP";
+  std::string why;
+  auto add = [&](const char* s) { why += (why.empty() ? "" : "; ") + std::string(s); };
+  if (task == TaskKind::kRegression) add("leaf noise scale depends on the private leaf count (P2)");
+  if (f == Family::kFlip && p.get_string("flip_numeric") == "code")
+    add("PFM over data-dependent intervals with a ln(length) score (P3)");
+  if (f != Family::kDiPriMe) add("attribute-selection sensitivity 4B²/N_n uses the private N_n (P4)");
+  add("empty leaves switch to a uniform value (P5)");
+  if (p.get_bool("partition")) add("array_split partition shifts rows between trees under add/remove (P9)");
+  return "published, not epsilon-DP: " + why + " (dipreme.md §4)";
+}
+
+AlgorithmInfo family_entry(Family f) {
+  AlgorithmInfo a;
+  const char* names[] = {"dipreme", "dipreme-exp", "dipreme-flip", "median-forest"};
+  a.name = names[static_cast<int>(f)];
+  switch (f) {
+    case Family::kDiPriMe:
+      a.summary = "DiPriMe: one random attribute per node, EM private median (Lebesgue base), noisy leaves";
+      break;
+    case Family::kExp:
+      a.summary = "DiPriMeExp: K private medians, attribute chosen by the exponential mechanism on -MSE";
+      break;
+    case Family::kFlip:
+      a.summary = "DiPriMeFlip: K private medians by permute-and-flip, attribute chosen by permute-and-flip";
+      break;
+    case Family::kMedian:
+      a.summary = "Non-private median forest: exact medians, attribute by least within-child variance";
+      break;
+  }
+  a.papers = "dipreme, dipreme-v1";
+  a.tasks = {TaskKind::kClassification, TaskKind::kRegression};
+  a.quirks = family_quirks(f);
+  a.private_algorithm = f != Family::kMedian;
+  if (a.private_algorithm) a.params.push_back({"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"});
+  a.params.push_back({"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T trees"});
+  a.params.push_back({"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "d_max (splits at depths 0..d_max-1)"});
+  if (f != Family::kDiPriMe)
+    a.params.push_back({"k", ParamType::kInt, "5", 1, 1e6, false, {}, "K candidate attributes per node"});
+  if (a.private_algorithm)
+    a.params.push_back({"rho", ParamType::kDouble, "0.5", 0, 1, true, {}, "ρ: split share of the budget"});
+  a.params.push_back({"partition", ParamType::kBool, f == Family::kMedian ? "false" : "true", 0, 1, false, {},
+                      "disjoint rows per tree (ε each) instead of all rows (ε/N_T each)"});
+  a.params.push_back({"clf_vote", ParamType::kString, "soft", 0, 0, false, {"soft", "hard"},
+                      "soft: mean class-1 fraction >= 0.5 (the code); hard: majority of tree labels"});
+  if (a.private_algorithm)
+    a.params.push_back({"leaf_scale", ParamType::kString, "range", 0, 0, false, {"range", "2B"},
+                        "regression leaf noise (B_U-B_L)/(Nε) (code, [v1]) or 2B/(Nε) ([ICML] text)"});
+  if (f == Family::kFlip)
+    a.params.push_back({"flip_numeric", ParamType::kString, "code", 0, 0, false, {"code", "grid"},
+                        "numeric PFM median: over data intervals as coded, or over a public 256-point grid"});
+  a.params.push_back(strict_param());
+  a.params.push_back(quirks_param(a.quirks));
+  a.privacy_status = [f](const Params& p, TaskKind t) { return family_status(f, p, t); };
+  a.make = [f, name = a.name](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
+    DiPrimeParams d;
+    d.name = name;
+    d.epsilon = f == Family::kMedian ? DiPrimeParams::kInf : p.get_double("epsilon");
+    d.n_trees = p.get_int("n_trees");
+    d.max_depth = p.get_int("max_depth");
+    d.k = f == Family::kDiPriMe ? 1 : p.get_int("k");
+    d.rho = f == Family::kMedian ? 0.5 : p.get_double("rho");
+    d.partition = p.get_bool("partition");
+    d.hard_vote = p.get_string("clf_vote") == "hard";
+    d.strict = p.get_bool("strict");
+    d.split_budget_as_coded = p.list_contains("reference_quirks", "split_budget_as_coded");
+    d.cat_score_bug = p.list_contains("reference_quirks", "cat_score_bug");
+    if (p.has("leaf_scale")) d.leaf_scale_2b = p.get_string("leaf_scale") == "2B";
+    switch (f) {
+      case Family::kDiPriMe:
+        d.select = AttributeSelect::kUniform;
+        break;
+      case Family::kExp:
+        d.select = AttributeSelect::kExponential;
+        break;
+      case Family::kFlip:
+        d.select = AttributeSelect::kPermuteAndFlip;
+        d.numeric = p.get_string("flip_numeric") == "grid" ? NumericMedian::kFlipGrid : NumericMedian::kFlipCode;
+        d.categorical = CategoricalMedian::kPermuteAndFlip;
+        break;
+      case Family::kMedian:
+        d.select = AttributeSelect::kArgmin;
+        d.numeric = NumericMedian::kExact;
+        d.categorical = CategoricalMedian::kExact;
+        break;
+    }
+    return make_dipreme_learner(std::move(d));
+  };
+  return a;
+}
+
+}  // namespace
+
+std::vector<AlgorithmInfo> dipreme_algorithms() {
+  return {family_entry(Family::kDiPriMe), family_entry(Family::kExp), family_entry(Family::kFlip),
+          family_entry(Family::kMedian)};
+}
+
+}  // namespace dpf

@@ -1,0 +1,71 @@
+// The one explicit algorithm table (design.md §4). To add an algorithm: write its policies and a
+// function returning its AlgorithmInfo entries in its own folder, then add one line below.
+#include "algorithms/registry.hpp"
+
+#include "algorithms/cart/cart.hpp"
+#include "algorithms/dipreme/dipreme.hpp"
+#include "algorithms/dp_ert/dp_ert.hpp"
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+bool AlgorithmInfo::supports(TaskKind t) const {
+  for (TaskKind k : tasks)
+    if (k == t) return true;
+  return false;
+}
+
+ParamSpec strict_param() {
+  return {"strict", ParamType::kBool, "false", 0, 1, false, {},
+          "use the repaired, genuinely epsilon-DP variant where the published mechanism is not DP"};
+}
+
+ParamSpec quirks_param(const std::vector<QuirkSpec>& quirks) {
+  ParamSpec p{"reference_quirks", ParamType::kStringList, "", 0, 0, false, {},
+              "documented deviations of the authors' code to reproduce (none by default)"};
+  for (const auto& q : quirks) p.choices.push_back(q.name);
+  if (p.choices.empty()) p.choices.push_back("none-defined");
+  return p;
+}
+
+namespace {
+
+std::vector<AlgorithmInfo> build_table() {
+  std::vector<AlgorithmInfo> t;
+  auto add = [&](std::vector<AlgorithmInfo> v) {
+    for (auto& a : v) {
+      if (!a.private_algorithm) {
+        // Every algorithm accepts the common fidelity keys, so configs can set them uniformly.
+        bool has_strict = false;
+        for (const auto& p : a.params) has_strict = has_strict || p.name == "strict";
+        if (!has_strict) {
+          a.params.push_back(strict_param());
+          a.params.push_back(quirks_param(a.quirks));
+        }
+      }
+      t.push_back(std::move(a));
+    }
+  };
+  add(cart_algorithms());       // rf, ert
+  add(dipreme_algorithms());    // dipreme, dipreme-exp, dipreme-flip, median-forest
+  add(dp_ert_algorithms());     // dp-ert
+  return t;
+}
+
+}  // namespace
+
+const std::vector<AlgorithmInfo>& algorithm_table() {
+  static const std::vector<AlgorithmInfo> table = build_table();
+  return table;
+}
+
+const AlgorithmInfo& find_algorithm(const std::string& name) {
+  std::string known;
+  for (const auto& a : algorithm_table()) {
+    if (a.name == name) return a;
+    known += (known.empty() ? "" : ", ") + a.name;
+  }
+  fail("unknown algorithm '", name, "' (known: ", known, ")");
+}
+
+}  // namespace dpf
