@@ -86,6 +86,8 @@ std::string fetch_file(const DatasetEntry& entry, const DatasetFile& file, const
   }
   if (file.url.empty()) {
     tried.push_back("no download URL in the registry");
+  } else if (file.sha256.empty()) {
+    tried.push_back("no checksum in the registry to verify a download against; fetch it by hand");
   } else if (!options.allow_download) {
     tried.push_back("download not attempted (downloads disabled, DPFOREST_OFFLINE)");
   } else {

@@ -189,7 +189,9 @@ Dataset load_dataset(const std::string& spec, const DataOptions& options, const 
     std::string path = fetch_file(e, e.file(f), options);
     tables.push_back(read_table(path, v.format));
   }
-  Dataset d = build_dataset(name, v, tables, build);
+  BuildOptions b = build;
+  b.infer_public = b.infer_public || v.public_from_data;
+  Dataset d = build_dataset(name, v, tables, b);
   d.validate();
   return d;
 }

@@ -47,6 +47,8 @@ std::string base_name(const std::string& path) {
 bool parse_number(const std::string& s, double& out) {
   const char* b = s.data();
   const char* e = b + s.size();
+  while (b != e && (*b == ' ' || *b == '\t')) ++b;  // quoted cells keep their padding
+  while (e != b && (e[-1] == ' ' || e[-1] == '\t')) --e;
   if (b != e && *b == '+') ++b;
   auto [p, ec] = std::from_chars(b, e, out);
   return ec == std::errc() && p == e && b != e && std::isfinite(out);
@@ -112,7 +114,7 @@ std::vector<std::string> sorted_values(const std::set<std::string>& values) {
 VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
   check_keys(node,
              {"name", "base", "description", "files", "format", "columns", "shape", "loaded", "target", "drop",
-              "derive", "features", "domains", "categories", "missing"},
+              "derive", "features", "domains", "categories", "missing", "ragged", "public"},
              where);
   VariantSpec s;
   s.name = node["name"].as<std::string>();
@@ -120,7 +122,7 @@ VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
   s.files = str_list(node["files"]);
   if (s.files.empty()) fail(at, ": no files");
   if (auto f = node["format"]) {
-    check_keys(f, {"type", "delimiter", "header", "skip_lines", "quote", "comment", "libsvm_features"}, at + " format");
+    check_keys(f, {"type", "delimiter", "header", "skip_lines", "quote", "comment", "libsvm_features", "max_fields"}, at + " format");
     if (f["type"]) s.format.type = f["type"].as<std::string>();
     auto one_char = [&](const char* key, char& out) {
       if (!f[key]) return;
@@ -134,6 +136,7 @@ VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
     one_char("comment", s.format.comment);
     if (f["header"]) s.format.header = f["header"].as<bool>();
     if (f["skip_lines"]) s.format.skip_lines = f["skip_lines"].as<int>();
+    if (f["max_fields"]) s.format.max_fields = f["max_fields"].as<int>();
     if (f["libsvm_features"]) s.format.libsvm_features = f["libsvm_features"].as<int>();
   }
   s.columns = str_list(node["columns"]);
@@ -149,7 +152,7 @@ VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
   }
   auto t = node["target"];
   if (!t) fail(at, ": no target");
-  check_keys(t, {"column", "task", "classes", "map", "others", "bounds"}, at + " target");
+  check_keys(t, {"column", "task", "classes", "map", "others", "other_classes", "bounds"}, at + " target");
   s.target = t["column"].as<std::string>();
   std::string task = t["task"] ? t["task"].as<std::string>() : "classification";
   if (task == "classification") s.task = TaskKind::kClassification;
@@ -159,12 +162,20 @@ VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
   if (auto m = t["map"])
     for (const auto& kv : m) s.class_map[kv.first.as<std::string>()] = kv.second.as<std::string>();
   if (t["others"]) s.class_others = t["others"].as<std::string>();
+  if (t["other_classes"]) {
+    std::string o = t["other_classes"].as<std::string>();
+    if (o != "drop" && o != "error") fail(at, " target.other_classes: '", o, "' (expected drop or error)");
+    s.drop_other_classes = o == "drop";
+  }
   if (t["bounds"]) s.target_bounds = range(t["bounds"], at + " target.bounds");
   s.drop = str_list(node["drop"]);
   if (auto d = node["derive"])
     for (const auto& e : d) {
       check_keys(e, {"from", "kind", "name"}, at + " derive");
-      s.derive.push_back({e["from"].as<std::string>(), e["kind"].as<std::string>(), e["name"].as<std::string>()});
+      Derivation dv{"", e["kind"].as<std::string>(), e["name"].as<std::string>(), str_list(e["from"])};
+      if (dv.sources.empty()) fail(at, " derive '", dv.name, "': no `from` column");
+      dv.from = dv.sources.front();
+      s.derive.push_back(dv);
     }
   if (auto f = node["features"]) {
     check_keys(f, {"order", "default", "categorical", "numeric"}, at + " features");
@@ -191,6 +202,16 @@ VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
       std::string name = kv.first.as<std::string>();
       s.domains[name] = range(kv.second, at + " domains." + name);
     }
+  if (node["ragged"]) {
+    std::string r = node["ragged"].as<std::string>();
+    if (r != "drop" && r != "error") fail(at, " ragged: '", r, "' (expected drop or error)");
+    s.drop_ragged = r == "drop";
+  }
+  if (node["public"]) {
+    std::string r = node["public"].as<std::string>();
+    if (r != "from-data" && r != "registry") fail(at, " public: '", r, "' (expected registry or from-data)");
+    s.public_from_data = r == "from-data";
+  }
   if (auto m = node["missing"]) {
     check_keys(m, {"markers", "rule", "as_category"}, at + " missing");
     s.missing_markers = str_list(m["markers"]);
@@ -206,23 +227,35 @@ VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
 Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vector<RawTable>& tables,
                       const BuildOptions& options) {
   require(!tables.empty(), name, ": no tables to build from");
+  std::size_t raw_rows = 0;
   // Column names: the registry's, else the first file's header.
   for (RawTable& t : tables) {
     std::string file = base_name(t.source);
     if (!spec.columns.empty()) {
-      if (t.columns.size() != spec.columns.size())
+      if (t.columns.size() != spec.columns.size() && !spec.drop_ragged)
         fail(name, ": ", file, " has ", t.columns.size(), " columns, the registry names ", spec.columns.size());
       t.columns = spec.columns;
     }
     if (t.columns != tables[0].columns)
       fail(name, ": ", file, " has different columns from ", base_name(tables[0].source));
-    for (std::size_t r = 0; r < t.rows.size(); ++r)
-      if (t.rows[r].size() != t.columns.size())
-        fail(name, ": ", file, " line ", t.line_of_row[r], " has ", t.rows[r].size(), " fields, expected ",
-             t.columns.size());
+    std::size_t kept = 0;
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      if (t.rows[r].size() != t.columns.size()) {
+        if (!spec.drop_ragged)
+          fail(name, ": ", file, " line ", t.line_of_row[r], " has ", t.rows[r].size(), " fields, expected ",
+               t.columns.size());
+        continue;
+      }
+      if (kept != r) {
+        t.rows[kept] = std::move(t.rows[r]);
+        t.line_of_row[kept] = t.line_of_row[r];
+      }
+      ++kept;
+    }
+    raw_rows += t.rows.size();  // counted before ragged rows are dropped
+    t.rows.resize(kept);
+    t.line_of_row.resize(kept);
   }
-  std::size_t raw_rows = 0;
-  for (const RawTable& t : tables) raw_rows += t.rows.size();
   if (spec.raw_rows >= 0 && static_cast<long>(raw_rows) != spec.raw_rows)
     fail(name, ": the file(s) hold ", raw_rows, " rows, the registry expects ", spec.raw_rows);
   if (spec.raw_columns >= 0 && static_cast<long>(tables[0].columns.size()) != spec.raw_columns)
@@ -231,9 +264,19 @@ Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vec
   // Derived columns are appended to every row.
   for (const Derivation& dv : spec.derive) {
     for (RawTable& t : tables) {
-      int src = find_col(t.columns, dv.from);
-      if (src < 0) fail(name, ": derive: no column '", dv.from, "'");
+      std::vector<int> srcs;
+      for (const auto& c : dv.sources) {
+        srcs.push_back(find_col(t.columns, c));
+        if (srcs.back() < 0) fail(name, ": derive: no column '", c, "'");
+      }
+      int src = srcs.front();
       for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        if (dv.kind == "concat") {
+          std::string v;
+          for (int c : srcs) v += t.rows[r][c];
+          t.rows[r].push_back(std::move(v));
+          continue;
+        }
         std::string at = name + ": " + base_name(t.source) + " line " + std::to_string(t.line_of_row[r]) +
                          ", column '" + dv.from + "'";
         t.rows[r].push_back(derive_value(dv, t.rows[r][src], at));
@@ -374,6 +417,7 @@ Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vec
       const std::string& cell = row[target_col];
       if (spec.task == TaskKind::kClassification) {
         auto it = class_code.find(map_class(cell));
+        if (it == class_code.end() && spec.drop_other_classes) continue;
         if (it == class_code.end()) fail(where(r, spec.target), ": '", cell, "' is not one of the classes");
         y = it->second;
       } else {

@@ -17,8 +17,10 @@ namespace dpf {
 // A column computed from another before typing (e.g. Appliances' Month and Day from `date`).
 // kinds: year, month, day (of month), weekday (Monday = 0, as pandas), hour; the source cell must
 // start with "YYYY-MM-DD" (and " HH" or "THH" for hour).
+// kind concat joins the cells of several columns (`from: [a, b, ...]`), e.g. a one-hot class.
 struct Derivation {
   std::string from, kind, name;
+  std::vector<std::string> sources;  // concat: the columns joined
 };
 
 struct VariantSpec {
@@ -34,6 +36,7 @@ struct VariantSpec {
   std::vector<std::string> classes;              // classification: class list (label order)
   std::map<std::string, std::string> class_map;  // raw value -> class (e.g. binarisation)
   std::string class_others;                      // class for raw values not in class_map ("" = none)
+  bool drop_other_classes = false;  // rows whose class is not in `classes` are dropped (else an error)
   std::optional<std::pair<double, double>> target_bounds;  // regression (else domains[target])
 
   std::vector<std::string> drop;
@@ -48,6 +51,8 @@ struct VariantSpec {
   std::vector<std::string> missing_markers;  // cells equal to one of these are missing
   std::vector<std::string> missing_as_category;  // columns where a marker is an ordinary category
   std::string missing_rule = "drop-rows";        // the only rule for other columns
+  bool drop_ragged = false;  // rows with the wrong number of fields are dropped (else an error)
+  bool public_from_data = false;  // `public: from-data`: domains/categories computed from the file
 };
 
 // Parses one variant node (already merged with its `base`). `where` names the registry file.

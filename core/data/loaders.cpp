@@ -189,6 +189,7 @@ RawTable parse_whitespace(const std::string& text, const TableFormat& fmt, const
       std::size_t b = i;
       while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
       if (i > b) row.emplace_back(line.substr(b, i - b));
+      if (fmt.max_fields > 0 && row.size() == static_cast<std::size_t>(fmt.max_fields)) break;
     }
     if (row.empty()) return;
     if (need_header) {

@@ -15,6 +15,7 @@ struct TableFormat {
   int skip_lines = 0;        // lines dropped before the header/data (e.g. the credit xls export's 1st row)
   char quote = '"';
   char comment = '\0';       // lines starting with it are skipped ('%' for ARFF is implicit)
+  int max_fields = 0;        // whitespace only: fields after the first max_fields are ignored (0 = keep all)
   int libsvm_features = 0;   // libsvm only: number of features d (0 = the largest index in the file)
 };
 
