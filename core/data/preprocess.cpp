@@ -1,0 +1,96 @@
+#include "core/data/preprocess.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+namespace {
+
+void require_regression(const Dataset& data, const char* what) {
+  require(data.task() == TaskKind::kRegression, what, ": dataset ", data.name(), " is not a regression task");
+}
+
+}  // namespace
+
+void TargetScaler::apply(Dataset& data) const {
+  require_regression(data, "TargetScaler::apply");
+  const double span = hi - lo;
+  for (double& y : data.mutable_y()) y = span > 0 ? (y - lo) / span : 0.0;
+  data.mutable_schema().target.lo = 0.0;
+  data.mutable_schema().target.hi = 1.0;
+}
+
+TargetScaler fit_target_minmax(const Dataset& data, std::span<const uint32_t> rows) {
+  require_regression(data, "fit_target_minmax");
+  require(!rows.empty(), "fit_target_minmax: no rows");
+  TargetScaler s{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  for (uint32_t r : rows) {
+    s.lo = std::min(s.lo, data.y()[r]);
+    s.hi = std::max(s.hi, data.y()[r]);
+  }
+  return s;
+}
+
+TargetScaler fit_target_max(const Dataset& data, std::span<const uint32_t> rows) {
+  require_regression(data, "fit_target_max");
+  require(!rows.empty(), "fit_target_max: no rows");
+  TargetScaler s{0.0, -std::numeric_limits<double>::infinity()};
+  for (uint32_t r : rows) s.hi = std::max(s.hi, data.y()[r]);
+  return s;
+}
+
+Dataset bin_equal_width(const Dataset& data, int k) {
+  require(k >= 1, "bin_equal_width: k must be at least 1, got ", k);
+  Schema schema = data.schema();
+  std::vector<std::string> labels;
+  for (int i = 0; i < k; ++i) labels.push_back(std::to_string(i));
+  for (Feature& f : schema.features)
+    if (f.kind == FeatureKind::kNumeric) {
+      require(f.lo <= f.hi, "bin_equal_width: feature '", f.name, "' has an empty domain");
+      f.kind = FeatureKind::kCategorical;
+      f.categories = labels;
+    }
+  Dataset out(data.name(), schema);
+  out.reserve(data.n_rows());
+  std::vector<double> x(data.n_features());
+  for (std::size_t r = 0; r < data.n_rows(); ++r) {
+    for (std::size_t f = 0; f < data.n_features(); ++f) {
+      const Feature& feat = data.schema().features[f];
+      double v = data.x(r, f);
+      if (feat.kind == FeatureKind::kNumeric) {
+        const double w = (feat.hi - feat.lo) / k;
+        double b = w > 0 ? std::floor((v - feat.lo) / w) : 0.0;
+        x[f] = std::clamp(b, 0.0, static_cast<double>(k - 1));  // the last bin is closed; outside clamps
+      } else {
+        x[f] = v;
+      }
+    }
+    out.add_row(x, data.y()[r]);
+  }
+  return out;
+}
+
+void domains_from_data(Dataset& data, std::span<const uint32_t> rows) {
+  require(!rows.empty(), "domains_from_data: no rows");
+  Schema& s = data.mutable_schema();
+  for (std::size_t f = 0; f < data.n_features(); ++f) {
+    Feature& feat = s.features[f];
+    if (feat.kind != FeatureKind::kNumeric) continue;
+    auto col = data.column(f);
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (uint32_t r : rows) {
+      lo = std::min(lo, col[r]);
+      hi = std::max(hi, col[r]);
+    }
+    feat.lo = lo;
+    feat.hi = hi;
+  }
+  s.domains_source = "from-data";
+}
+
+}  // namespace dpf
