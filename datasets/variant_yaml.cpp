@@ -1,0 +1,156 @@
+// Reading a registry variant from YAML (keys documented in datasets/README.md). Unknown keys are
+// errors, so that a typo in an entry cannot silently change how a dataset is read.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/util/error.hpp"
+#include "datasets/variant.hpp"
+
+namespace dpf {
+
+namespace {
+
+void check_keys(const YAML::Node& node, const std::set<std::string>& allowed, const std::string& where) {
+  if (!node.IsMap()) fail(where, ": expected a mapping");
+  for (const auto& kv : node) {
+    std::string key = kv.first.as<std::string>();
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(where, ": unknown key '", key, "' (known: ", list, ")");
+    }
+  }
+}
+
+std::vector<std::string> str_list(const YAML::Node& n) {
+  std::vector<std::string> out;
+  if (!n) return out;
+  if (n.IsScalar()) return {n.as<std::string>()};
+  for (const auto& v : n) out.push_back(v.as<std::string>());
+  return out;
+}
+
+std::pair<double, double> range(const YAML::Node& n, const std::string& where) {
+  if (!n.IsSequence() || n.size() != 2) fail(where, ": expected [lo, hi]");
+  double lo = n[0].as<double>(), hi = n[1].as<double>();
+  if (!(lo <= hi)) fail(where, ": lo > hi in [", lo, ", ", hi, "]");
+  return {lo, hi};
+}
+
+}  // namespace
+
+VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
+  check_keys(node,
+             {"name", "base", "description", "files", "format", "columns", "shape", "loaded", "target", "drop",
+              "derive", "features", "domains", "categories", "missing", "ragged", "public"},
+             where);
+  VariantSpec s;
+  s.name = node["name"].as<std::string>();
+  std::string at = where + " variant '" + s.name + "'";
+  s.files = str_list(node["files"]);
+  if (s.files.empty()) fail(at, ": no files");
+  if (auto f = node["format"]) {
+    check_keys(f, {"type", "delimiter", "header", "skip_lines", "quote", "comment", "libsvm_features", "max_fields"}, at + " format");
+    if (f["type"]) s.format.type = f["type"].as<std::string>();
+    auto one_char = [&](const char* key, char& out) {
+      if (!f[key]) return;
+      std::string v = f[key].as<std::string>();
+      if (v == "tab") v = "\t";
+      if (v.size() != 1) fail(at, " format.", key, ": expected one character, got '", v, "'");
+      out = v[0];
+    };
+    one_char("delimiter", s.format.delimiter);
+    one_char("quote", s.format.quote);
+    one_char("comment", s.format.comment);
+    if (f["header"]) s.format.header = f["header"].as<bool>();
+    if (f["skip_lines"]) s.format.skip_lines = f["skip_lines"].as<int>();
+    if (f["max_fields"]) s.format.max_fields = f["max_fields"].as<int>();
+    if (f["libsvm_features"]) s.format.libsvm_features = f["libsvm_features"].as<int>();
+  }
+  s.columns = str_list(node["columns"]);
+  if (auto sh = node["shape"]) {
+    check_keys(sh, {"rows", "columns"}, at + " shape");
+    if (sh["rows"]) s.raw_rows = sh["rows"].as<long>();
+    if (sh["columns"]) s.raw_columns = sh["columns"].as<long>();
+  }
+  if (auto ld = node["loaded"]) {
+    check_keys(ld, {"rows", "features"}, at + " loaded");
+    if (ld["rows"]) s.rows = ld["rows"].as<long>();
+    if (ld["features"]) s.features = ld["features"].as<long>();
+  }
+  auto t = node["target"];
+  if (!t) fail(at, ": no target");
+  check_keys(t, {"column", "task", "classes", "map", "others", "other_classes", "bounds"}, at + " target");
+  s.target = t["column"].as<std::string>();
+  std::string task = t["task"] ? t["task"].as<std::string>() : "classification";
+  if (task == "classification") s.task = TaskKind::kClassification;
+  else if (task == "regression") s.task = TaskKind::kRegression;
+  else fail(at, " target.task: '", task, "' (expected classification or regression)");
+  s.classes = str_list(t["classes"]);
+  if (auto m = t["map"])
+    for (const auto& kv : m) s.class_map[kv.first.as<std::string>()] = kv.second.as<std::string>();
+  if (t["others"]) s.class_others = t["others"].as<std::string>();
+  if (t["other_classes"]) {
+    std::string o = t["other_classes"].as<std::string>();
+    if (o != "drop" && o != "error") fail(at, " target.other_classes: '", o, "' (expected drop or error)");
+    s.drop_other_classes = o == "drop";
+  }
+  if (t["bounds"]) s.target_bounds = range(t["bounds"], at + " target.bounds");
+  s.drop = str_list(node["drop"]);
+  if (auto d = node["derive"])
+    for (const auto& e : d) {
+      check_keys(e, {"from", "kind", "name"}, at + " derive");
+      Derivation dv{"", e["kind"].as<std::string>(), e["name"].as<std::string>(), str_list(e["from"])};
+      if (dv.sources.empty()) fail(at, " derive '", dv.name, "': no `from` column");
+      dv.from = dv.sources.front();
+      s.derive.push_back(dv);
+    }
+  if (auto f = node["features"]) {
+    check_keys(f, {"order", "default", "categorical", "numeric"}, at + " features");
+    s.feature_order = str_list(f["order"]);
+    if (f["default"]) {
+      std::string k = f["default"].as<std::string>();
+      if (k == "numeric") s.default_kind = FeatureKind::kNumeric;
+      else if (k == "categorical") s.default_kind = FeatureKind::kCategorical;
+      else fail(at, " features.default: '", k, "' (expected numeric or categorical)");
+    }
+    if (auto c = f["categorical"]) {
+      if (c.IsSequence()) {
+        for (const auto& name : c) s.categories[name.as<std::string>()] = {};
+      } else {
+        for (const auto& kv : c) s.categories[kv.first.as<std::string>()] = str_list(kv.second);
+      }
+    }
+    s.numeric = str_list(f["numeric"]);
+  }
+  if (auto c = node["categories"])
+    for (const auto& kv : c) s.categories[kv.first.as<std::string>()] = str_list(kv.second);
+  if (auto d = node["domains"])
+    for (const auto& kv : d) {
+      std::string name = kv.first.as<std::string>();
+      s.domains[name] = range(kv.second, at + " domains." + name);
+    }
+  if (node["ragged"]) {
+    std::string r = node["ragged"].as<std::string>();
+    if (r != "drop" && r != "error") fail(at, " ragged: '", r, "' (expected drop or error)");
+    s.drop_ragged = r == "drop";
+  }
+  if (node["public"]) {
+    std::string r = node["public"].as<std::string>();
+    if (r != "from-data" && r != "registry") fail(at, " public: '", r, "' (expected registry or from-data)");
+    s.public_from_data = r == "from-data";
+  }
+  if (auto m = node["missing"]) {
+    check_keys(m, {"markers", "rule", "as_category"}, at + " missing");
+    s.missing_markers = str_list(m["markers"]);
+    if (m["rule"]) s.missing_rule = m["rule"].as<std::string>();
+    if (s.missing_rule != "drop-rows")
+      fail(at, " missing.rule: '", s.missing_rule, "' (expected drop-rows; use as_category for columns ",
+           "where the marker is a category)");
+    s.missing_as_category = str_list(m["as_category"]);
+  }
+  return s;
+}
+
+}  // namespace dpf
