@@ -1,7 +1,140 @@
-// dpforest command-line entry point.
-#include <cstdio>
+// dpforest: the command-line front of the harness.
+//   dpforest run CONFIG [--threads N] [--shard i/N] [--results DIR] [--quiet]
+//   dpforest merge CONFIG [--results DIR]
+//   dpforest list [algorithms|datasets|experiments]
+//   dpforest datasets fetch|verify [ID...]
+//   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
+//   dpforest check-published FILE [--results DIR] [--out FILE.md]
+#include <boost/program_options.hpp>
 
-int main() {
-  std::puts("dpforest");
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "algorithms/registry.hpp"
+#include "core/util/error.hpp"
+#include "datasets/fetcher.hpp"
+#include "datasets/registry.hpp"
+#include "experiments/cli.hpp"
+#include "experiments/config.hpp"
+#include "experiments/published.hpp"
+#include "experiments/runner.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace dpf {
+namespace {
+
+const char* kUsage =
+    "usage: dpforest <command> [options]\n"
+    "commands:\n"
+    "  run CONFIG            run an experiment config (skips finished cells)\n"
+    "  merge CONFIG          join the finished cells of a config into results.csv\n"
+    "  list [WHAT]           algorithms, datasets or experiments (default: all)\n"
+    "  datasets fetch|verify [ID...]  fetch / verify dataset files (all when no id)\n"
+    "  describe              fit one model on a whole dataset and print it as JSON\n"
+    "  check-published FILE  published numbers vs our results\n"
+    "run 'dpforest <command> --help' for its options\n";
+
+int cmd_run(const std::vector<std::string>& args, bool merge_only) {
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("config", po::value<std::string>()->required(), "experiment YAML")(
+      "threads", po::value<int>()->default_value(default_threads()), "worker threads")(
+      "shard", po::value<std::string>()->default_value("0/1"), "run only cells with index % N == i (i/N)")(
+      "results", po::value<std::string>()->default_value(project_root() + "/results"), "results root")(
+      "quiet", "no progress line");
+  po::positional_options_description pos;
+  pos.add("config", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(o).positional(pos).run(), vm);
+  if (vm.count("help")) { std::cout << o; return 0; }
+  po::notify(vm);
+  ExperimentSpec spec = load_experiment(vm["config"].as<std::string>());
+  const std::string results = vm["results"].as<std::string>();
+  if (merge_only) {
+    MergeReport m = merge_experiment(spec, results);
+    std::printf("merged %zu of %zu cells (%zu rows) into %s\n", m.present, m.cells, m.rows, m.path.c_str());
+    for (const auto& s : m.missing) std::printf("  missing: %s\n", s.c_str());
+    return 0;
+  }
+  RunOptions ro;
+  ro.threads = vm["threads"].as<int>();
+  parse_shard(vm["shard"].as<std::string>(), ro.shard_index, ro.shard_count);
+  ro.results_root = results;
+  ro.data = DataOptions::from_environment();
+  ro.progress = !vm.count("quiet");
+  RunReport r = run_experiment(spec, ro);
+  std::printf("%s/%s: %zu cells (%zu in this shard): %zu computed, %zu already done, %zu failed, %zu skipped for "
+              "missing data; %zu tasks in %.1f s with %d threads\n",
+              spec.paper.c_str(), spec.experiment.c_str(), r.cells, r.in_shard, r.computed, r.already_done, r.failed,
+              r.missing_data, r.tasks, r.seconds, ro.threads);
+  for (const auto& n : r.notes) std::printf("  %s\n", n.c_str());
+  if (!r.results_csv.empty()) std::printf("results: %s\n", r.results_csv.c_str());
+  return r.failed > 0 ? 3 : 0;
+}
+
+int cmd_datasets(const std::vector<std::string>& args) {
+  require(!args.empty() && (args[0] == "fetch" || args[0] == "verify"), "usage: dpforest datasets fetch|verify [ID...]");
+  std::vector<std::string> ids(args.begin() + 1, args.end());
+  auto reports = verify_datasets(ids, DataOptions::from_environment());
+  int bad = 0;
+  for (const auto& r : reports) {
+    std::printf("%-28s %s  %s\n", r.id.c_str(), r.ok ? "ok     " : "MISSING", r.message.c_str());
+    bad += r.ok ? 0 : 1;
+  }
+  std::printf("%zu datasets: %zu ok, %d missing or corrupt\n", reports.size(), reports.size() - static_cast<std::size_t>(bad), bad);
   return 0;
+}
+
+int cmd_check(const std::vector<std::string>& args) {
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("file", po::value<std::vector<std::string>>()->required(), "published.yaml")(
+      "results", po::value<std::string>()->default_value(project_root() + "/results"), "results root")(
+      "out", po::value<std::string>()->default_value(""), "also write the Markdown report here");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(o).positional(pos).run(), vm);
+  if (vm.count("help")) { std::cout << o; return 0; }
+  po::notify(vm);
+  for (const auto& f : vm["file"].as<std::vector<std::string>>()) {
+    PublishedCheckOptions opt;
+    opt.results_root = vm["results"].as<std::string>();
+    opt.markdown_out = vm["out"].as<std::string>();
+    PublishedCheckReport r = check_published(f, opt);
+    std::cout << r.text << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace dpf
+
+int main(int argc, char** argv) {
+  using namespace dpf;
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "help") {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (cmd == "run") return cmd_run(args, false);
+    if (cmd == "merge") return cmd_run(args, true);
+    if (cmd == "list") return cmd_list(args);
+    if (cmd == "datasets") return cmd_datasets(args);
+    if (cmd == "describe") return cmd_describe(args);
+    if (cmd == "check-published") return cmd_check(args);
+    std::fprintf(stderr, "dpforest: unknown command '%s'\n%s", cmd.c_str(), kUsage);
+    return 2;
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "dpforest %s: %s\n", cmd.c_str(), e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dpforest %s: error: %s\n", cmd.c_str(), e.what());
+    return 1;
+  }
 }

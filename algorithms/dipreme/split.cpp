@@ -76,6 +76,9 @@ std::optional<SplitChoice> DiPrimeSplit::choose(const NodeView& node, Rng& rng, 
     std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
     SplitChoice& s = splits[i];
     s.feature = f;
+    // Under the claimed accounting each candidate is a child of the claimed-parallel scope.
+    const PrivacyLedger::ScopeId charge_scope =
+        cand_scope != node.scope ? ledger.open_scope(cand_scope, Composition::kSequential) : node.scope;
     if (feat.kind == FeatureKind::kNumeric) {
       values.clear();
       for (uint32_t r : node.rows) values.push_back(col[r]);
@@ -83,7 +86,7 @@ std::optional<SplitChoice> DiPrimeSplit::choose(const NodeView& node, Rng& rng, 
       s.kind = SplitKind::kThreshold;
       s.threshold = numeric_median_split(draw, values, dom.lo, dom.hi, eps_each, numeric);
       if (priv && node.scope >= 0)
-        ledger.charge(cand_scope, numeric == NumericMedian::kFlipGrid ? "pf-median-grid"
+        ledger.charge(charge_scope, numeric == NumericMedian::kFlipGrid ? "pf-median-grid"
                                   : numeric == NumericMedian::kFlipCode ? "pf-median-intervals"
                                   : numeric == NumericMedian::kUniformPositions ? "em-median-positions"
                                                                                 : "em-median",
@@ -94,7 +97,7 @@ std::optional<SplitChoice> DiPrimeSplit::choose(const NodeView& node, Rng& rng, 
       for (uint32_t r : node.rows) ++counts[static_cast<std::size_t>(col[r])];
       s.kind = SplitKind::kSubset;
       s.mask = categorical_median_split(draw, counts, dom.categories, eps_each, p_.categorical);
-      if (priv && node.scope >= 0) ledger.charge(cand_scope, "em-category-median", eps_each, 1.0, true);
+      if (priv && node.scope >= 0) ledger.charge(charge_scope, "em-category-median", eps_each, 1.0, true);
     }
   }
 

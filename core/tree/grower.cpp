@@ -53,7 +53,8 @@ class Grower {
     const int depth = node0.depth;
     node0.count = static_cast<int32_t>(f.end - f.begin);
     PrivacyLedger::ScopeId scope = -1;
-    if (options_.track_privacy) scope = ledger_.open_scope(f.parent_scope, Composition::kParallel);
+    // The node's own mechanisms compose sequentially; its children (disjoint rows) in parallel.
+    if (options_.track_privacy) scope = ledger_.open_scope(f.parent_scope, Composition::kSequential);
     NodeView view{data_, rows_.subspan(f.begin, f.end - f.begin), depth, options_.max_depth, f.node,
                   f.domains, f.active, scope};
     Rng node_rng = rng_.derive(static_cast<uint64_t>(f.node));
@@ -115,9 +116,11 @@ class Grower {
       node.first_child = first_child;
       node.n_children = n_children;
     }
+    const PrivacyLedger::ScopeId children_scope =
+        scope < 0 ? f.parent_scope : ledger_.open_scope(scope, Composition::kParallel);
     for (int k = 0; k < n_children; ++k) {
       Frame child{first_child + k, bounds[static_cast<std::size_t>(k)], bounds[static_cast<std::size_t>(k) + 1],
-                  f.domains, f.active, scope < 0 ? f.parent_scope : scope};
+                  f.domains, f.active, children_scope};
       narrow(child, c, k);
       grow(child);
     }

@@ -8,8 +8,9 @@
 // place in one index array. Each node draws from its own counter-based stream derived from the
 // tree's stream and the node id, so a tree is a pure function of (data, rows, policies, key).
 //
-// Ledger: every node gets a scope whose children compose in parallel (children see disjoint rows);
-// a policy charges its mechanisms on the node's scope (NodeView::scope).
+// Ledger: every node gets a sequential scope for its own mechanisms (NodeView::scope, where the
+// policies charge) holding one parallel scope for its children, which see disjoint rows. The
+// composed epsilon of a tree is thus the largest sum along a root-to-leaf path.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -1,0 +1,161 @@
+#include "experiments/cli.hpp"
+
+#include <omp.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "algorithms/registry.hpp"
+#include "core/util/error.hpp"
+#include "core/util/json.hpp"
+#include "datasets/registry.hpp"
+#include "experiments/config.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace dpf {
+
+int default_threads() {
+  if (const char* e = std::getenv("OMP_NUM_THREADS")) {
+    int v = std::atoi(e);
+    if (v > 0) return v;
+  }
+  return std::max(1, omp_get_num_procs());
+}
+
+void parse_shard(const std::string& s, int& index, int& count) {
+  auto slash = s.find('/');
+  try {
+    require(slash != std::string::npos, "");
+    std::size_t a = 0, b = 0;
+    index = std::stoi(s.substr(0, slash), &a);
+    count = std::stoi(s.substr(slash + 1), &b);
+    require(a == slash && b == s.size() - slash - 1 && count >= 1 && index >= 0 && index < count, "");
+  } catch (const std::exception&) {
+    fail("--shard '", s, "': expected i/N with 0 <= i < N (e.g. 0/4)");
+  }
+}
+
+namespace {
+
+void list_algorithms() {
+  std::printf("algorithms:\n");
+  for (const auto& a : algorithm_table()) {
+    std::string tasks;
+    for (auto t : a.tasks) tasks += (tasks.empty() ? "" : ",") + std::string(to_string(t));
+    Params defaults;
+    std::printf("  %-16s %s\n", a.name.c_str(), a.summary.c_str());
+    std::printf("  %-16s tasks: %s; papers: %s\n", "", tasks.c_str(), a.papers.c_str());
+    std::printf("  %-16s privacy: %s\n", "", a.private_algorithm ? "see privacy_status per configuration (strict: epsilon-DP)" : "non-private");
+    for (const auto& p : a.params)
+      std::printf("  %-16s   %-18s %-7s default %-8s %s\n", "", p.name.c_str(), to_string(p.type),
+                  p.default_value.empty() ? "(none)" : p.default_value.c_str(), p.doc.c_str());
+    for (const auto& q : a.quirks) std::printf("  %-16s   quirk %s: %s\n", "", q.name.c_str(), q.doc.c_str());
+  }
+}
+
+void list_datasets() {
+  std::printf("datasets:\n");
+  for (const auto& id : dataset_ids()) {
+    const DatasetEntry& e = dataset_entry(id);
+    std::string variants;
+    for (const auto& v : e.variants) variants += (variants.empty() ? "" : ", ") + v;
+    std::printf("  %-28s %-9s %s [variants: %s]\n", id.c_str(), e.mirrored ? "mirrored" : "NOT here", e.title.c_str(),
+                variants.c_str());
+  }
+}
+
+void list_experiments() {
+  std::printf("experiments (configs/<paper>/<experiment>.yaml):\n");
+  fs::path root = fs::path(project_root()) / "configs";
+  std::vector<std::string> files;
+  if (fs::exists(root))
+    for (const auto& e : fs::recursive_directory_iterator(root))
+      if (e.path().extension() == ".yaml" && e.path().filename() != "published.yaml")
+        files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    try {
+      ExperimentSpec s = load_experiment(f);
+      std::printf("  %-14s %-16s %s\n", s.paper.c_str(), s.experiment.c_str(), s.title.c_str());
+    } catch (const std::exception& e) {
+      std::printf("  %s: INVALID: %s\n", f.c_str(), e.what());
+    }
+  }
+}
+
+}  // namespace
+
+int cmd_list(const std::vector<std::string>& args) {
+  std::string what = args.empty() ? "all" : args[0];
+  require(what == "all" || what == "algorithms" || what == "datasets" || what == "experiments",
+          "list: expected algorithms, datasets or experiments, got '", what, "'");
+  if (what == "all" || what == "algorithms") list_algorithms();
+  if (what == "all" || what == "datasets") list_datasets();
+  if (what == "all" || what == "experiments") list_experiments();
+  return 0;
+}
+
+std::string describe_model(const std::string& algorithm, const std::string& dataset,
+                           const std::vector<std::string>& params, uint64_t seed) {
+  const AlgorithmInfo& info = find_algorithm(algorithm);
+  std::map<std::string, std::string> given;
+  for (const auto& kv : params) {
+    auto eq = kv.find('=');
+    require(eq != std::string::npos && eq > 0, "--param '", kv, "': expected name=value");
+    given[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  Params p = resolve_params(algorithm, info.params, given, "--param");
+  Dataset data = load_dataset(dataset, DataOptions::from_environment());
+  std::unique_ptr<Learner> learner = info.make(p, data.schema());
+  FitContext ctx{Rng(seed), PrivacyLedger(), 1};
+  std::vector<uint32_t> rows = all_rows(data.n_rows());
+  std::unique_ptr<Model> model = learner->fit(data, rows, ctx);
+  JsonWriter w;
+  w.begin_object();
+  w.field("algorithm", algorithm).field("dataset", dataset);
+  w.key("params").begin_object();
+  for (const auto& [k, v] : p.values()) w.field(k, v);
+  w.end_object();
+  w.field("privacy_status", info.privacy_status(p, data.task()));
+  if (info.private_algorithm) {
+    w.field("epsilon_spent", ctx.ledger.spent());
+    w.field("epsilon_spent_conservative", ctx.ledger.spent_conservative());
+    w.field("ledger_certified", ctx.ledger.certified());
+  }
+  w.key("model").raw(model->describe());
+  w.end_object();
+  return w.str();
+}
+
+int cmd_describe(const std::vector<std::string>& args) {
+  po::options_description o("options");
+  o.add_options()("help", "show this help")("algorithm", po::value<std::string>()->required(), "registry name")(
+      "dataset", po::value<std::string>()->required(), "dataset id or id:variant")(
+      "param", po::value<std::vector<std::string>>()->default_value({}, ""), "name=value (repeatable)")(
+      "seed", po::value<uint64_t>()->default_value(1), "RNG seed")(
+      "out", po::value<std::string>()->default_value(""), "write the JSON here instead of stdout");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(o).run(), vm);
+  if (vm.count("help")) { std::cout << o; return 0; }
+  po::notify(vm);
+  std::string json = describe_model(vm["algorithm"].as<std::string>(), vm["dataset"].as<std::string>(),
+                                    vm["param"].as<std::vector<std::string>>(), vm["seed"].as<uint64_t>());
+  const std::string out = vm["out"].as<std::string>();
+  if (out.empty()) {
+    std::cout << json << "\n";
+  } else {
+    std::ofstream f(out);
+    require(static_cast<bool>(f), "cannot write '", out, "'");
+    f << json << "\n";
+  }
+  return 0;
+}
+
+}  // namespace dpf

@@ -1,0 +1,215 @@
+#include "experiments/config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "algorithms/registry.hpp"
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+std::string Preprocess::key() const {
+  return "scale=" + target_scaling + ",domains=" + domains + ",bins=" + std::to_string(bins);
+}
+
+Preprocess with_overrides(Preprocess p, const std::map<std::string, std::string>& overrides) {
+  for (const auto& [k, v] : overrides) {
+    if (k == "target_scaling") p.target_scaling = v;
+    else if (k == "domains") p.domains = v;
+    else if (k == "bins") p.bins = std::stoi(v);
+  }
+  return p;
+}
+
+namespace {
+
+struct Ctx {
+  const std::string& path;
+  [[noreturn]] void error(const std::string& where, const std::string& what) const {
+    fail(path, ": ", where.empty() ? "" : where + ": ", what);
+  }
+};
+
+void allow_keys(const Ctx& c, const YAML::Node& n, const std::string& where, std::set<std::string> allowed) {
+  if (!n.IsMap()) c.error(where, "expected a mapping");
+  for (const auto& kv : n) {
+    std::string k = kv.first.as<std::string>();
+    if (!allowed.count(k)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      c.error(where.empty() ? k : where + "." + k, "unknown key (allowed here: " + list + ")");
+    }
+  }
+}
+
+std::string scalar(const Ctx& c, const YAML::Node& n, const std::string& where) {
+  if (!n.IsScalar()) c.error(where, "expected a single value");
+  return n.as<std::string>();
+}
+
+std::vector<std::string> scalar_or_list(const Ctx& c, const YAML::Node& n, const std::string& where) {
+  std::vector<std::string> out;
+  if (n.IsScalar()) {
+    out.push_back(n.as<std::string>());
+  } else if (n.IsSequence()) {
+    if (n.size() == 0) c.error(where, "an empty list sweeps nothing");
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      if (n[i].IsSequence()) {
+        // A list-valued parameter (e.g. reference_quirks) given as one value: join it.
+        std::string joined;
+        for (const auto& item : n[i]) joined += (joined.empty() ? "" : ",") + item.as<std::string>();
+        out.push_back(joined);
+      } else {
+        out.push_back(scalar(c, n[i], where + "[" + std::to_string(i) + "]"));
+      }
+    }
+  } else {
+    c.error(where, "expected a value or a list of values");
+  }
+  return out;
+}
+
+int as_int(const Ctx& c, const YAML::Node& n, const std::string& where, int lo, int hi) {
+  std::string s = scalar(c, n, where);
+  try {
+    std::size_t used = 0;
+    int v = std::stoi(s, &used);
+    if (used != s.size() || v < lo || v > hi) throw std::invalid_argument(s);
+    return v;
+  } catch (const std::exception&) {
+    c.error(where, "'" + s + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  }
+}
+
+Preprocess parse_preprocess(const Ctx& c, const YAML::Node& n, const std::string& where, Preprocess p) {
+  allow_keys(c, n, where, {"target_scaling", "domains", "bins"});
+  if (n["target_scaling"]) {
+    p.target_scaling = scalar(c, n["target_scaling"], where + ".target_scaling");
+    if (p.target_scaling != "none" && p.target_scaling != "minmax" && p.target_scaling != "max")
+      c.error(where + ".target_scaling", "'" + p.target_scaling + "' is not one of none, minmax, max");
+  }
+  if (n["domains"]) {
+    p.domains = scalar(c, n["domains"], where + ".domains");
+    if (p.domains != "registry" && p.domains != "from-data")
+      c.error(where + ".domains", "'" + p.domains + "' is not one of registry, from-data");
+  }
+  if (n["bins"]) p.bins = as_int(c, n["bins"], where + ".bins", 0, 1000);
+  return p;
+}
+
+}  // namespace
+
+ExperimentSpec parse_experiment(const std::string& text, const std::string& path) {
+  Ctx c{path};
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    fail(path, ": not valid YAML: ", e.what());
+  }
+  if (!root || !root.IsMap()) fail(path, ": expected a YAML mapping at the top level");
+  allow_keys(c, root, "", {"paper", "experiment", "title", "kind", "seed", "protocol", "datasets", "defaults",
+                           "algorithms"});
+  ExperimentSpec s;
+  s.path = path;
+  for (const char* k : {"paper", "experiment", "algorithms", "datasets"})
+    if (!root[k]) c.error(k, "required key is missing");
+  s.paper = scalar(c, root["paper"], "paper");
+  s.experiment = scalar(c, root["experiment"], "experiment");
+  if (root["title"]) s.title = scalar(c, root["title"], "title");
+  if (root["kind"]) s.kind = scalar(c, root["kind"], "kind");
+  if (root["seed"]) s.seed = static_cast<uint64_t>(as_int(c, root["seed"], "seed", 0, 2147483647));
+
+  if (const auto p = root["protocol"]) {
+    allow_keys(c, p, "protocol", {"type", "repetitions", "test_fraction", "folds", "stratified"});
+    if (p["type"]) s.protocol.type = scalar(c, p["type"], "protocol.type");
+    if (s.protocol.type != "holdout" && s.protocol.type != "kfold")
+      c.error("protocol.type", "'" + s.protocol.type + "' is not one of holdout, kfold");
+    if (p["repetitions"]) s.protocol.repetitions = as_int(c, p["repetitions"], "protocol.repetitions", 1, 100000);
+    if (p["folds"]) s.protocol.folds = as_int(c, p["folds"], "protocol.folds", 2, 1000);
+    if (p["test_fraction"]) {
+      std::string v = scalar(c, p["test_fraction"], "protocol.test_fraction");
+      char* end = nullptr;
+      s.protocol.test_fraction = std::strtod(v.c_str(), &end);
+      if (end != v.c_str() + v.size() || !(s.protocol.test_fraction > 0 && s.protocol.test_fraction < 1))
+        c.error("protocol.test_fraction", "'" + v + "' is not a number in (0, 1)");
+    }
+    if (p["stratified"]) {
+      std::string v = scalar(c, p["stratified"], "protocol.stratified");
+      if (v != "true" && v != "false") c.error("protocol.stratified", "expected true or false");
+      s.protocol.stratified = v == "true";
+    }
+  }
+
+  const YAML::Node ds = root["datasets"];
+  if (!ds.IsSequence() || ds.size() == 0) c.error("datasets", "expected a non-empty list");
+  for (std::size_t i = 0; i < ds.size(); ++i) {
+    std::string where = "datasets[" + std::to_string(i) + "]";
+    DatasetRef d;
+    if (ds[i].IsScalar()) {
+      d.id = ds[i].as<std::string>();
+    } else {
+      allow_keys(c, ds[i], where, {"id", "target_scaling", "domains", "bins"});
+      if (!ds[i]["id"]) c.error(where, "missing 'id'");
+      d.id = scalar(c, ds[i]["id"], where + ".id");
+      YAML::Node rest = YAML::Clone(ds[i]);
+      rest.remove("id");
+      d.preprocess = parse_preprocess(c, rest, where, d.preprocess);
+    }
+    s.datasets.push_back(d);
+  }
+
+  if (const auto d = root["defaults"]) {
+    if (!d.IsMap()) c.error("defaults", "expected a mapping of parameter: value");
+    for (const auto& kv : d) {
+      std::string k = kv.first.as<std::string>();
+      s.defaults[k] = scalar_or_list(c, kv.second, "defaults." + k);
+    }
+  }
+
+  const YAML::Node algs = root["algorithms"];
+  if (!algs.IsSequence() || algs.size() == 0) c.error("algorithms", "expected a non-empty list");
+  std::set<std::string> labels;
+  for (std::size_t i = 0; i < algs.size(); ++i) {
+    std::string where = "algorithms[" + std::to_string(i) + "]";
+    const YAML::Node a = algs[i];
+    allow_keys(c, a, where, {"name", "label", "params", "preprocess"});
+    if (!a["name"]) c.error(where, "missing 'name'");
+    AlgorithmRef r;
+    r.where = where;
+    r.name = scalar(c, a["name"], where + ".name");
+    try {
+      find_algorithm(r.name);
+    } catch (const Error& e) {
+      c.error(where + ".name", e.what());
+    }
+    r.label = a["label"] ? scalar(c, a["label"], where + ".label") : r.name;
+    if (!labels.insert(r.label).second) c.error(where + ".label", "label '" + r.label + "' is used twice");
+    if (const auto p = a["params"]) {
+      if (!p.IsMap()) c.error(where + ".params", "expected a mapping of parameter: value");
+      for (const auto& kv : p) {
+        std::string k = kv.first.as<std::string>();
+        r.params[k] = scalar_or_list(c, kv.second, where + ".params." + k);
+      }
+    }
+    if (const auto p = a["preprocess"]) {
+      parse_preprocess(c, p, where + ".preprocess", Preprocess{});  // validates
+      for (const auto& kv : p) r.preprocess_overrides[kv.first.as<std::string>()] = kv.second.as<std::string>();
+    }
+    s.algorithms.push_back(r);
+  }
+  return s;
+}
+
+ExperimentSpec load_experiment(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail(path, ": cannot open the experiment config");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_experiment(ss.str(), path);
+}
+
+}  // namespace dpf

@@ -1,0 +1,165 @@
+#include "experiments/published.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/eval/stats.hpp"
+#include "core/util/error.hpp"
+#include "experiments/results.hpp"
+
+namespace dpf {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Selector = std::vector<std::pair<std::string, std::string>>;
+
+bool same_value(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  char* ea = nullptr;
+  char* eb = nullptr;
+  double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+  return !a.empty() && !b.empty() && *ea == '\0' && *eb == '\0' && x == y;
+}
+
+// Metric value of a row: a column name, or "1-<column>" (e.g. accuracy as 1 - l1_error).
+double metric_of(const ResultRow& r, const std::string& metric) {
+  bool complement = metric.rfind("1-", 0) == 0;
+  std::string v = r.get(complement ? metric.substr(2) : metric);
+  if (v.empty()) return NAN;
+  double x = std::strtod(v.c_str(), nullptr);
+  return complement ? 1.0 - x : x;
+}
+
+struct Measured {
+  bool any = false;
+  Summary s;
+};
+
+Measured measure(const std::vector<ResultRow>& rows, const Selector& sel, const std::string& metric) {
+  std::vector<double> vals;
+  for (const auto& r : rows) {
+    bool ok = true;
+    for (const auto& [k, v] : sel) ok = ok && same_value(r.get(k), v);
+    if (!ok) continue;
+    double x = metric_of(r, metric);
+    if (!std::isnan(x)) vals.push_back(x);
+  }
+  Measured m;
+  if (!vals.empty()) {
+    m.any = true;
+    m.s = summarize(vals);
+  }
+  return m;
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  double a = std::fabs(v);
+  if (a != 0 && (a < 1e-3 || a >= 1e5)) std::snprintf(buf, sizeof buf, "%.3g", v);
+  else std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string show(const Measured& m) {
+  if (!m.any) return "—";
+  return fmt(m.s.mean) + " ± " + (m.s.n > 1 ? fmt(m.s.std) : std::string("—")) + " (n=" + std::to_string(m.s.n) + ")";
+}
+
+Selector selector(const YAML::Node& n, const std::string& where, const std::string& path) {
+  Selector s;
+  if (!n) return s;
+  if (!n.IsMap()) fail(path, ": ", where, ": expected a mapping of result column: value");
+  for (const auto& kv : n) s.emplace_back(kv.first.as<std::string>(), kv.second.as<std::string>());
+  return s;
+}
+
+std::string cell_text(std::string s) {
+  for (char& c : s)
+    if (c == '|' || c == '\n') c = ' ';
+  return s;
+}
+
+}  // namespace
+
+PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& opt) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    fail(path, ": cannot read: ", e.what());
+  }
+  if (!root.IsMap() || !root["paper"] || !root["numbers"] || !root["numbers"].IsSequence())
+    fail(path, ": expected keys 'paper' and 'numbers' (a list)");
+  const std::string paper = root["paper"].as<std::string>();
+  const std::set<std::string> allowed = {"id", "source", "experiment", "metric", "value", "spread", "tolerance",
+                                         "paper_method", "with_quirks", "strict", "compare", "explanation"};
+  std::map<std::string, std::vector<ResultRow>> tables;
+  PublishedCheckReport rep;
+  std::string& out = rep.text;
+  out += "# Published numbers: " + paper + "\n\n";
+  out += "| id | source | published | ours (paper method) | ours (reference quirks) | ours (strict) | status | explanation |\n";
+  out += "|---|---|---|---|---|---|---|---|\n";
+  const YAML::Node nums = root["numbers"];
+  for (std::size_t i = 0; i < nums.size(); ++i) {
+    const YAML::Node n = nums[i];
+    std::string where = "numbers[" + std::to_string(i) + "]";
+    for (const auto& kv : n)
+      if (!allowed.count(kv.first.as<std::string>()))
+        fail(path, ": ", where, ".", kv.first.as<std::string>(), ": unknown key");
+    for (const char* k : {"id", "experiment", "metric", "value", "tolerance", "paper_method"})
+      if (!n[k]) fail(path, ": ", where, ": missing '", k, "'");
+    const std::string id = n["id"].as<std::string>();
+    const std::string exp = n["experiment"].as<std::string>();
+    const std::string metric = n["metric"].as<std::string>();
+    const double value = n["value"].as<double>();
+    const double tol = n["tolerance"].as<double>();
+    const std::string spread = n["spread"] && !n["spread"].IsNull() ? n["spread"].as<std::string>() : "";
+    const std::string source = n["source"] ? n["source"].as<std::string>() : "";
+    const std::string why = n["explanation"] ? n["explanation"].as<std::string>() : "";
+
+    if (!tables.count(exp)) {
+      std::string csv = (fs::path(opt.results_root) / paper / exp / "results.csv").string();
+      tables[exp] = fs::exists(csv) ? read_rows(csv) : std::vector<ResultRow>{};
+    }
+    const auto& rows = tables[exp];
+    Measured paper_m = measure(rows, selector(n["paper_method"], where + ".paper_method", path), metric);
+    Measured quirk_m = measure(rows, selector(n["with_quirks"], where + ".with_quirks", path), metric);
+    Measured strict_m = measure(rows, selector(n["strict"], where + ".strict", path), metric);
+    if (!n["with_quirks"]) quirk_m.any = false;
+    if (!n["strict"]) strict_m.any = false;
+    std::string compare = n["compare"] ? n["compare"].as<std::string>() : (n["with_quirks"] ? "with_quirks" : "paper_method");
+    if (compare != "with_quirks" && compare != "paper_method")
+      fail(path, ": ", where, ".compare: expected with_quirks or paper_method");
+    const Measured& cmp = compare == "with_quirks" ? quirk_m : paper_m;
+
+    ++rep.numbers;
+    std::string status;
+    if (!cmp.any) {
+      status = "NO DATA (run " + exp + ")";
+      ++rep.no_data;
+    } else if (std::fabs(cmp.s.mean - value) <= tol) {
+      status = "ok (|Δ| " + fmt(std::fabs(cmp.s.mean - value)) + " <= " + fmt(tol) + ")";
+      ++rep.within;
+    } else {
+      status = "**OUTSIDE** (|Δ| " + fmt(std::fabs(cmp.s.mean - value)) + " > " + fmt(tol) + ")";
+      ++rep.outside;
+    }
+    out += "| " + cell_text(id) + " | " + cell_text(source) + " | " + fmt(value) + (spread.empty() ? "" : " ± " + spread) +
+           " | " + show(paper_m) + " | " + (n["with_quirks"] ? show(quirk_m) : "n/a") + " | " +
+           (n["strict"] ? show(strict_m) : "n/a") + " | " + status + " (vs " + compare + ") | " + cell_text(why) + " |\n";
+  }
+  out += "\n" + std::to_string(rep.numbers) + " numbers: " + std::to_string(rep.within) + " within tolerance, " +
+         std::to_string(rep.outside) + " outside, " + std::to_string(rep.no_data) + " without results.\n";
+  if (!opt.markdown_out.empty()) write_text_atomic(opt.markdown_out, out);
+  return rep;
+}
+
+}  // namespace dpf

@@ -1,0 +1,24 @@
+// Published-number checks (design.md §2 "merge / check"): configs/<paper>/published.yaml lists every
+// number a paper prints (value, spread if given, where it is printed, a tolerance), which results
+// rows measure it (the paper's method; optionally the run with the authors' reference quirks and the
+// strict variant) and the explanation of any known gap. check_published prints published vs ours.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace dpf {
+
+struct PublishedCheckOptions {
+  std::string results_root = "results";
+  std::string markdown_out;  // also write the report here (empty: do not)
+};
+
+struct PublishedCheckReport {
+  std::size_t numbers = 0, within = 0, outside = 0, no_data = 0;
+  std::string text;  // the Markdown report
+};
+
+// `path`: a published.yaml. Throws dpf::Error naming the file and key on a malformed entry.
+PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& options);
+
+}  // namespace dpf

@@ -1,0 +1,100 @@
+#include "experiments/results.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "core/data/loaders.hpp"
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+void ResultRow::set(const std::string& column, const std::string& value) {
+  for (auto& [k, v] : cells_)
+    if (k == column) { v = value; return; }
+  cells_.emplace_back(column, value);
+}
+
+void ResultRow::set(const std::string& column, double value) { set(column, format_double(value)); }
+
+std::string ResultRow::get(const std::string& column) const {
+  for (const auto& [k, v] : cells_)
+    if (k == column) return v;
+  return {};
+}
+
+std::string format_double(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[40];
+  for (int prec = 6; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+std::string csv_escape(const std::string& v) {
+  if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
+  std::string o = "\"";
+  for (char c : v) {
+    if (c == '"') o += '"';
+    o += c;
+  }
+  return o + "\"";
+}
+
+void write_text_atomic(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  fs::create_directories(fs::path(path).parent_path());
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) fail("cannot write '", tmp, "'");
+    out << text;
+    out.flush();
+    if (!out) fail("writing '", tmp, "' failed (disk full?)");
+  }
+  // fsync the data before the rename makes it visible.
+  if (FILE* f = std::fopen(tmp.c_str(), "rb")) {
+    ::fsync(fileno(f));
+    std::fclose(f);
+  }
+  fs::rename(tmp, path);
+}
+
+void write_rows_atomic(const std::string& path, const std::vector<ResultRow>& rows) {
+  std::vector<std::string> columns;
+  for (const auto& r : rows)
+    for (const auto& [k, v] : r.cells())
+      if (std::find(columns.begin(), columns.end(), k) == columns.end()) columns.push_back(k);
+  std::string text;
+  for (std::size_t i = 0; i < columns.size(); ++i) text += (i ? "," : "") + csv_escape(columns[i]);
+  text += "\n";
+  for (const auto& r : rows) {
+    for (std::size_t i = 0; i < columns.size(); ++i) text += (i ? "," : "") + csv_escape(r.get(columns[i]));
+    text += "\n";
+  }
+  write_text_atomic(path, text);
+}
+
+std::vector<ResultRow> read_rows(const std::string& path) {
+  TableFormat fmt;
+  fmt.type = "csv";
+  fmt.header = true;
+  RawTable t = read_table(path, fmt);
+  std::vector<ResultRow> rows;
+  rows.reserve(t.rows.size());
+  for (const auto& cells : t.rows) {
+    ResultRow r;
+    for (std::size_t i = 0; i < t.columns.size() && i < cells.size(); ++i) r.set(t.columns[i], cells[i]);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+}  // namespace dpf

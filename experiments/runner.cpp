@@ -1,0 +1,262 @@
+#include "experiments/runner.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "core/data/preprocess.hpp"
+#include "core/eval/cv.hpp"
+#include "core/util/error.hpp"
+#include "experiments/results.hpp"
+#include "experiments/sweep.hpp"
+#include "experiments/task.hpp"
+
+namespace dpf {
+
+namespace fs = std::filesystem;
+
+std::string experiment_dir(const ExperimentSpec& spec, const std::string& results_root) {
+  return (fs::path(results_root) / spec.paper / spec.experiment).string();
+}
+
+namespace {
+
+std::string cell_path(const std::string& dir, const Cell& c) { return dir + "/cells/" + c.id + ".csv"; }
+
+std::string shell_line(const char* cmd) {
+  std::string out;
+  if (FILE* p = ::popen(cmd, "r")) {
+    char buf[256];
+    if (std::fgets(buf, sizeof buf, p)) out = buf;
+    ::pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+RunContext run_context(int threads) {
+  RunContext c;
+  c.threads = threads;
+  std::string cmd = "git -C '" + project_root() + "' rev-parse --short HEAD 2>/dev/null";
+  c.git_commit = shell_line(cmd.c_str());
+  if (c.git_commit.empty()) c.git_commit = "unknown";
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  c.host = host;
+  return c;
+}
+
+// A dataset prepared as a cell asks (dipreme.md §1, §6.1: over the whole dataset, before splitting).
+Dataset prepare(const Dataset& raw, const Preprocess& p) {
+  Dataset d = raw;
+  std::vector<uint32_t> all = all_rows(d.n_rows());
+  if (p.target_scaling != "none") {
+    require(d.task() == TaskKind::kRegression, d.name(), ": target_scaling '", p.target_scaling,
+            "' needs a regression target");
+    TargetScaler s = p.target_scaling == "max" ? fit_target_max(d, all) : fit_target_minmax(d, all);
+    s.apply(d);
+  }
+  if (p.domains == "from-data") domains_from_data(d, all);
+  if (p.bins > 0) d = bin_equal_width(d, p.bins);
+  return d;
+}
+
+struct Progress {
+  explicit Progress(std::size_t n) : total(n) {}
+  std::size_t total;
+  std::atomic<std::size_t> done{0};
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last = start;
+  std::string name;
+  bool enabled = true;
+
+  void tick() {
+    std::size_t d = ++done;
+    if (!enabled) return;
+#pragma omp critical(dpf_progress)
+    {
+      auto now = std::chrono::steady_clock::now();
+      if (d == total || now - last > std::chrono::seconds(2)) {
+        last = now;
+        double el = std::chrono::duration<double>(now - start).count();
+        double eta = d ? el * static_cast<double>(total - d) / static_cast<double>(d) : 0.0;
+        std::fprintf(stderr, "\r[%s] %zu/%zu tasks (%.0f%%), elapsed %.0f s, ETA %.0f s   ", name.c_str(), d, total,
+                     100.0 * static_cast<double>(d) / static_cast<double>(total), el, eta);
+        if (d == total) std::fputc('\n', stderr);
+        std::fflush(stderr);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
+  require(opt.threads >= 1, "--threads must be >= 1");
+  require(opt.shard_count >= 1 && opt.shard_index >= 0 && opt.shard_index < opt.shard_count,
+          "--shard i/N needs 0 <= i < N");
+  const auto t_start = std::chrono::steady_clock::now();
+  const std::vector<Cell> cells = expand_cells(spec);  // validates every parameter before any work
+  const std::string dir = experiment_dir(spec, opt.results_root);
+  RunReport rep;
+  rep.cells = cells.size();
+
+  // Cells of this shard that are not finished yet.
+  std::vector<const Cell*> todo;
+  for (const Cell& c : cells) {
+    if (c.index % static_cast<std::size_t>(opt.shard_count) != static_cast<std::size_t>(opt.shard_index)) continue;
+    ++rep.in_shard;
+    if (fs::exists(cell_path(dir, c))) ++rep.already_done;
+    else todo.push_back(&c);
+  }
+
+  // Load each dataset once; a missing one skips its cells with a message and the rest run.
+  std::map<std::string, std::shared_ptr<const Dataset>> raw;
+  std::map<std::string, std::string> missing;
+  for (const Cell* c : todo) {
+    if (raw.count(c->dataset) || missing.count(c->dataset)) continue;
+    try {
+      raw[c->dataset] = std::make_shared<const Dataset>(load_dataset(c->dataset, opt.data));
+    } catch (const MissingInput& e) {
+      missing[c->dataset] = e.what();
+      rep.notes.push_back("skipped cells of dataset " + c->dataset + ": " + e.what());
+    }
+  }
+  std::map<std::string, std::shared_ptr<const Dataset>> prepared;  // by dataset + preprocessing
+  std::vector<const Cell*> runnable;
+  for (const Cell* c : todo) {
+    if (missing.count(c->dataset)) { ++rep.missing_data; continue; }
+    std::string key = c->dataset + "|" + c->preprocess.key();
+    if (!prepared.count(key)) prepared[key] = std::make_shared<const Dataset>(prepare(*raw[c->dataset], c->preprocess));
+    runnable.push_back(c);
+  }
+
+  // Folds depend only on (master seed, dataset, repetition): every algorithm sees the same splits.
+  const Protocol& pr = spec.protocol;
+  std::map<std::string, std::vector<std::vector<Split>>> splits;  // dataset -> repetition -> fold
+  std::map<std::string, int> positive;                             // least frequent class
+  for (const auto& [id, data] : raw) {
+    std::vector<int> labels;
+    if (data->task() == TaskKind::kClassification) {
+      labels = data->labels();
+      std::vector<std::size_t> count(data->n_classes(), 0);
+      for (int l : labels) ++count[static_cast<std::size_t>(l)];
+      int pos = 0;
+      for (std::size_t k = 1; k < count.size(); ++k)
+        if (count[k] < count[static_cast<std::size_t>(pos)]) pos = static_cast<int>(k);
+      positive[id] = pos;
+    }
+    std::span<const int> strat = pr.stratified ? std::span<const int>(labels) : std::span<const int>();
+    auto& per_rep = splits[id];
+    for (int r = 0; r < pr.repetitions; ++r) {
+      Rng rng = Rng(mix64(spec.seed)).derive(hash_string(id)).derive(static_cast<uint64_t>(r));
+      if (pr.type == "kfold") per_rep.push_back(kfold_splits(data->n_rows(), pr.folds, rng, strat));
+      else per_rep.push_back({holdout_split(data->n_rows(), pr.test_fraction, rng, strat)});
+    }
+  }
+
+  struct CellState {
+    std::vector<ResultRow> rows;
+    std::vector<std::string> errors;
+    std::atomic<int> remaining{0};
+  };
+  const int per_cell = pr.repetitions * pr.n_folds();
+  std::vector<std::unique_ptr<CellState>> state;
+  struct TaskRef { std::size_t cell; int rep, fold; };
+  std::vector<TaskRef> tasks;
+  for (std::size_t i = 0; i < runnable.size(); ++i) {
+    auto s = std::make_unique<CellState>();
+    s->rows.resize(static_cast<std::size_t>(per_cell));
+    s->errors.resize(static_cast<std::size_t>(per_cell));
+    s->remaining = per_cell;
+    state.push_back(std::move(s));
+    for (int r = 0; r < pr.repetitions; ++r)
+      for (int f = 0; f < pr.n_folds(); ++f) tasks.push_back({i, r, f});
+  }
+  rep.tasks = tasks.size();
+
+  const RunContext ctx = run_context(opt.threads);
+  Progress progress(tasks.size());
+  progress.name = spec.paper + "/" + spec.experiment;
+  progress.enabled = opt.progress && !tasks.empty();
+  std::atomic<std::size_t> computed{0}, failed{0};
+  std::vector<std::string> failures(runnable.size());
+
+#pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads)
+  for (std::size_t ti = 0; ti < tasks.size(); ++ti) {
+    const TaskRef& t = tasks[ti];
+    const Cell& cell = *runnable[t.cell];
+    CellState& cs = *state[t.cell];
+    const auto slot = static_cast<std::size_t>(t.rep * pr.n_folds() + t.fold);
+    // Exceptions never leave the parallel region: a failing task marks its cell failed.
+    try {
+      const Dataset& data = *prepared.at(cell.dataset + "|" + cell.preprocess.key());
+      const Split& split = splits.at(cell.dataset)[static_cast<std::size_t>(t.rep)][static_cast<std::size_t>(t.fold)];
+      TaskCoordinates tc{&spec, &cell, t.rep, t.fold, task_seed(spec, cell, t.rep, t.fold),
+                         positive.count(cell.dataset) ? positive.at(cell.dataset) : 1};
+      cs.rows[slot] = run_task(data, split, tc, ctx);
+    } catch (const std::exception& e) {
+      cs.errors[slot] = e.what();
+    }
+    progress.tick();
+    if (cs.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      // The last task of the cell writes it: the file appears only when the cell is complete.
+      std::string first_error;
+      for (const auto& e : cs.errors)
+        if (!e.empty() && first_error.empty()) first_error = e;
+      try {
+        if (first_error.empty()) {
+          write_rows_atomic(cell_path(dir, cell), cs.rows);
+          fs::remove(dir + "/cells/" + cell.id + ".error");
+          ++computed;
+        } else {
+          write_text_atomic(dir + "/cells/" + cell.id + ".error", cell.key + "\n" + first_error + "\n");
+          failures[t.cell] = "cell '" + cell.label + "' on " + cell.dataset + " (" + cell.params.canonical() +
+                             ") failed: " + first_error;
+          ++failed;
+        }
+      } catch (const std::exception& e) {
+        failures[t.cell] = "cell " + cell.id + ": cannot write results: " + e.what();
+        ++failed;
+      }
+      cs.rows.clear();
+      cs.rows.shrink_to_fit();
+    }
+  }
+  rep.computed = computed;
+  rep.failed = failed;
+  for (const auto& f : failures)
+    if (!f.empty()) rep.notes.push_back(f);
+  if (opt.shard_count == 1) rep.results_csv = merge_experiment(spec, opt.results_root).path;
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  return rep;
+}
+
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root) {
+  const std::vector<Cell> cells = expand_cells(spec);
+  const std::string dir = experiment_dir(spec, results_root);
+  MergeReport m;
+  m.cells = cells.size();
+  std::vector<ResultRow> rows;
+  for (const Cell& c : cells) {
+    std::string p = cell_path(dir, c);
+    if (!fs::exists(p)) {
+      m.missing.push_back(c.label + " on " + c.dataset + " (" + c.params.canonical() + ")");
+      continue;
+    }
+    ++m.present;
+    for (auto& r : read_rows(p)) rows.push_back(std::move(r));
+  }
+  m.rows = rows.size();
+  m.path = dir + "/results.csv";
+  write_rows_atomic(m.path, rows);
+  return m;
+}
+
+}  // namespace dpf

@@ -1,0 +1,41 @@
+// The parallel runner (design.md §2): cells -> tasks (cell x repetition x fold) -> OpenMP over tasks
+// with a thread budget -> one result row per task -> one CSV per finished cell, written atomically.
+// A rerun skips cells whose file exists; `--shard i/N` runs the cells with index % N == i; the merge
+// step joins the cell files of the config into results.csv. Seeds depend only on task coordinates,
+// so results do not depend on thread count, shard layout or interruption.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "datasets/registry.hpp"
+#include "experiments/config.hpp"
+
+namespace dpf {
+
+struct RunOptions {
+  int threads = 1;
+  int shard_index = 0, shard_count = 1;
+  std::string results_root = "results";
+  DataOptions data;
+  bool progress = true;
+};
+
+struct RunReport {
+  std::size_t cells = 0, in_shard = 0, already_done = 0, computed = 0, failed = 0, missing_data = 0;
+  std::size_t tasks = 0;
+  double seconds = 0;
+  std::vector<std::string> notes;  // one line per missing dataset / failed cell
+  std::string results_csv;         // merged table (empty when sharded)
+};
+
+std::string experiment_dir(const ExperimentSpec& spec, const std::string& results_root);
+RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& options);
+
+struct MergeReport {
+  std::size_t cells = 0, present = 0, rows = 0;
+  std::vector<std::string> missing;  // labels of cells without a result file
+  std::string path;
+};
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root);
+
+}  // namespace dpf
