@@ -1,0 +1,65 @@
+# dpforest: the Makefile front of the CMake build. Every target does its own set-up (deps, build).
+#   make                                   build
+#   make test                              unit + statistical + small reproduction tests (ctest)
+#   make reproduce-figure-N PAPER=<id>     run configs/<id>/figure-N.yaml and draw the figure
+#   make reproduce-table-N PAPER=<id>      run configs/<id>/table-N.yaml and render the table
+#   make reproduce PAPER=<id>              every figure and table of one paper
+#   make check-published [PAPER=<id>]      published numbers vs our results
+#   make bench                             timings against scikit-learn (results/bench/bench.csv)
+#   make datasets                          fetch and verify every dataset
+#   make list                              papers' experiments, algorithms, datasets
+PAPER   ?= dipreme
+THREADS ?= $(shell nproc 2>/dev/null || echo 2)
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD   ?= build
+RESULTS ?= results
+PY      := /usr/bin/python3
+DPF     := $(BUILD)/dpforest
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
+
+.PHONY: all build deps test reproduce check-published bench datasets list clean
+.SECONDARY:
+
+all: build
+
+deps:
+	@experiments/tools/deps.sh build plots
+
+build: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS) --  --no-print-directory -s
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure --timeout 1500
+
+reproduce-figure-%: build
+	$(DPF) run configs/$(PAPER)/figure-$*.yaml --threads $(THREADS) --results $(RESULTS)
+	$(PY) plots/$(PAPER)/figure_$*.py $(RESULTS)/$(PAPER)/figure-$*
+
+reproduce-table-%: build
+	$(DPF) run configs/$(PAPER)/table-$*.yaml --threads $(THREADS) --results $(RESULTS)
+	$(PY) plots/$(PAPER)/table_$*.py $(RESULTS)/$(PAPER)/table-$*
+
+reproduce: build
+	@set -e; for c in configs/$(PAPER)/figure-*.yaml configs/$(PAPER)/table-*.yaml; do \
+	  [ -f "$$c" ] || continue; n=$$(basename $$c .yaml); \
+	  case $$n in figure-*) $(MAKE) --no-print-directory reproduce-$$n PAPER=$(PAPER);; \
+	              table-*) $(MAKE) --no-print-directory reproduce-$$n PAPER=$(PAPER);; esac; done
+
+check-published: build
+	@set -e; for f in $(if $(filter command line,$(origin PAPER)),configs/$(PAPER)/published.yaml,configs/*/published.yaml); do \
+	  p=$$(basename $$(dirname $$f)); \
+	  $(DPF) check-published $$f --results $(RESULTS) --out $(RESULTS)/$$p/published-check.md; done
+
+bench: build
+	@experiments/tools/deps.sh bench
+	$(PY) experiments/tools/bench.py --dpforest $(DPF) --out $(RESULTS)/bench/bench.csv
+
+datasets: build
+	$(DPF) datasets fetch
+
+list: build
+	$(DPF) list
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages dpforest needs when they are missing (as root), or prints the exact
+# command to run. Usage: deps.sh [build|plots|bench]... (default: build plots)
+set -euo pipefail
+groups=("$@")
+[ ${#groups[@]} -eq 0 ] && groups=(build plots)
+pkgs=()
+for g in "${groups[@]}"; do
+  case "$g" in
+    build) pkgs+=(cmake g++ make pkg-config zlib1g-dev libboost-program-options-dev libboost-math-dev libeigen3-dev
+                  libyaml-cpp-dev doctest-dev librandom123-dev liblbfgspp-dev) ;;
+    plots) pkgs+=(python3 python3-matplotlib) ;;
+    bench) pkgs+=(python3 python3-sklearn python3-numpy) ;;
+    *) echo "deps.sh: unknown group '$g' (build, plots, bench)" >&2; exit 2 ;;
+  esac
+done
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  echo "deps: installing ${missing[*]}" >&2
+  # apt-get update only when an install from the current lists fails (saves time on a warm machine).
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 || {
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  }
+else
+  echo "deps: missing Debian packages: ${missing[*]}" >&2
+  echo "deps: run as root:  sudo sh -c '$cmd'" >&2
+  exit 1
+fi

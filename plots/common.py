@@ -1,0 +1,128 @@
+"""Shared helpers of the plotting scripts. Scripts read only the results table (design.md §2)."""
+import csv
+import math
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load_rows(result_dir):
+    path = os.path.join(result_dir, "results.csv")
+    if not os.path.exists(path):
+        sys.exit(f"{path}: no results table; run the experiment first (make reproduce-... PAPER=...)")
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit(f"{path}: the results table is empty")
+    return rows
+
+
+def metric(row, name):
+    """The row's value of a metric as the paper reported it.
+
+    accuracy/error honour the l1_error reference quirk (DP-ERT scored by mean |y - p|, dipreme.md §3.6)."""
+    quirks = (row.get("reference_quirks") or "").split(",")
+    if "l1_error" in quirks and name in ("accuracy", "error"):
+        l1 = float(row["l1_error"])
+        return 1.0 - l1 if name == "accuracy" else l1
+    v = row.get(name, "")
+    return float(v) if v not in ("", "nan") else math.nan
+
+
+def summarize(values):
+    vals = [v for v in values if not math.isnan(v)]
+    if not vals:
+        return math.nan, math.nan, 0
+    sd = statistics.stdev(vals) if len(vals) > 1 else 0.0
+    return statistics.mean(vals), sd, len(vals)
+
+
+def series(rows, metric_name, x_column, label_column="label"):
+    """{label: [(x, mean, std, n), ...]} sorted by x; rows without the x column get x = None."""
+    groups = defaultdict(list)
+    for r in rows:
+        x = r.get(x_column, "")
+        groups[(r[label_column], float(x) if x not in ("", None) else None)].append(metric(r, metric_name))
+    out = defaultdict(list)
+    for (label, x), vals in groups.items():
+        m, s, n = summarize(vals)
+        out[label].append((x, m, s, n))
+    for label in out:
+        out[label].sort(key=lambda t: (t[0] is not None, t[0] or 0))
+    return out
+
+
+def save(fig, result_dir, stem):
+    paths = []
+    for ext in ("pdf", "png"):
+        p = os.path.join(result_dir, f"{stem}.{ext}")
+        fig.savefig(p, dpi=150, bbox_inches="tight")
+        paths.append(p)
+    print("wrote " + ", ".join(paths))
+
+
+def plot_vs_x(ax, data, labels, styles, xs_for_flat):
+    """Mean ± std of each label against x; labels without x (non-private) as flat lines with bands."""
+    for label in labels:
+        if label not in data:
+            continue
+        pts = data[label]
+        style = styles.get(label, {})
+        if len(pts) == 1 and pts[0][0] is None:
+            _, m, s, _ = pts[0]
+            line = ax.plot(xs_for_flat, [m] * len(xs_for_flat), label=label, **style)[0]
+            ax.fill_between(xs_for_flat, m - s, m + s, color=line.get_color(), alpha=0.12)
+            continue
+        xs = [p[0] for p in pts]
+        ms = [p[1] for p in pts]
+        ss = [p[2] for p in pts]
+        ax.errorbar(xs, ms, yerr=ss, label=label, capsize=3, **style)
+
+
+def fmt_pm(mean, sd, digits=4):
+    if math.isnan(mean):
+        return "—"
+    return f"{mean:.{digits}g} ± {sd:.2g}"
+
+
+def render_table(rows, result_dir, stem, metric_name, row_key="label", col_key="dataset", row_order=None,
+                 col_order=None, digits=4, scale=None, title=None):
+    """Mean ± std of `metric_name` per (row_key, col_key) as Markdown and CSV, like the papers' tables.
+
+    scale: optional {column value: factor} (e.g. {"parkinsons-telemonitoring": 1e2}) to print in
+    the papers' units; the factor is stated in the column header."""
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r[row_key], r[col_key])].append(metric(r, metric_name))
+    rks = row_order or sorted({k[0] for k in groups})
+    cks = col_order or sorted({k[1] for k in groups})
+    scale = scale or {}
+    header = [row_key] + [c + (f" (×{1 / scale[c]:.0e})" if c in scale else "") for c in cks]
+    md = []
+    if title:
+        md.append(f"**{title}** ({metric_name}, mean ± std)\n")
+    md.append("| " + " | ".join(header) + " |")
+    md.append("|" + "---|" * len(header))
+    csv_rows = [["row", "column", "mean", "std", "n"]]
+    for rk in rks:
+        cells = [rk]
+        for ck in cks:
+            m, s, n = summarize(groups.get((rk, ck), []))
+            f = scale.get(ck, 1.0)
+            cells.append(fmt_pm(m * f, s * f, digits) if n else "—")
+            csv_rows.append([rk, ck, "" if not n else repr(m), "" if not n else repr(s), str(n)])
+        md.append("| " + " | ".join(cells) + " |")
+    text = "\n".join(md) + "\n"
+    with open(os.path.join(result_dir, stem + ".md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(result_dir, stem + ".csv"), "w", newline="") as f:
+        csv.writer(f).writerows(csv_rows)
+    print(text)
+    print(f"wrote {os.path.join(result_dir, stem)}.md and .csv")
+    return text
