@@ -29,8 +29,13 @@ bool same_value(const std::string& a, const std::string& b) {
   return !a.empty() && !b.empty() && *ea == '\0' && *eb == '\0' && x == y;
 }
 
-// Metric value of a row: a column name, or "1-<column>" (e.g. accuracy as 1 - l1_error).
+// Metric value of a row: a column name, or "1-<column>". accuracy and error honour the l1_error
+// reference quirk (DP-ERT scored by mean |y - p|, dipreme.md §3.6), as the plots do.
 double metric_of(const ResultRow& r, const std::string& metric) {
+  if ((metric == "accuracy" || metric == "error") && ("," + r.get("reference_quirks") + ",").find(",l1_error,") != std::string::npos) {
+    double l1 = std::strtod(r.get("l1_error").c_str(), nullptr);
+    return metric == "accuracy" ? 1.0 - l1 : l1;
+  }
   bool complement = metric.rfind("1-", 0) == 0;
   std::string v = r.get(complement ? metric.substr(2) : metric);
   if (v.empty()) return NAN;
