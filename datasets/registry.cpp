@@ -8,6 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/data/synthetic.hpp"
 #include "core/util/error.hpp"
 #include "datasets/fetcher.hpp"
 
@@ -180,6 +181,8 @@ Dataset load_dataset(const std::string& spec, const DataOptions& options) {
 }
 
 Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build) {
+  // Generated benchmark data ("synthetic:classification:n=N,d=D,seed=S"): core/data/synthetic.hpp.
+  if (is_synthetic_dataset(spec)) return make_synthetic_dataset(spec);
   auto [id, variant] = split_dataset_spec(spec);
   const DatasetEntry& e = dataset_entry(id);
   const VariantSpec& v = variant_spec(spec);
