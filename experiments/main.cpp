@@ -5,6 +5,8 @@
 //   dpforest datasets fetch|verify [ID...]
 //   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
 //   dpforest check-published FILE [--results DIR] [--out FILE.md]
+//   dpforest bench-fit --algorithm NAME --dataset SPEC [--param k=v ...] [--repeats N] [--seed S]
+//   dpforest export-dataset SPEC OUT.csv
 #include <boost/program_options.hpp>
 
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "core/util/error.hpp"
 #include "datasets/fetcher.hpp"
 #include "datasets/registry.hpp"
+#include "experiments/bench.hpp"
 #include "experiments/cli.hpp"
 #include "experiments/config.hpp"
 #include "experiments/published.hpp"
@@ -37,6 +40,8 @@ const char* kUsage =
     "  datasets fetch|verify [ID...]  fetch / verify dataset files (all when no id)\n"
     "  describe              fit one model on a whole dataset and print it as JSON\n"
     "  check-published FILE  published numbers vs our results\n"
+    "  bench-fit             time fits of one algorithm on one dataset (one JSON line)\n"
+    "  export-dataset SPEC OUT.csv  write a dataset as CSV (header, target last)\n"
     "run 'dpforest <command> --help' for its options\n";
 
 int cmd_run(const std::vector<std::string>& args, bool merge_only) {
@@ -128,6 +133,8 @@ int main(int argc, char** argv) {
     if (cmd == "datasets") return cmd_datasets(args);
     if (cmd == "describe") return cmd_describe(args);
     if (cmd == "check-published") return cmd_check(args);
+    if (cmd == "bench-fit") return cmd_bench_fit(args);
+    if (cmd == "export-dataset") return cmd_export_dataset(args);
     std::fprintf(stderr, "dpforest: unknown command '%s'\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const po::error& e) {
