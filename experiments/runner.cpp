@@ -181,14 +181,18 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   }
   rep.tasks = tasks.size();
 
-  const RunContext ctx = run_context(opt.threads);
+  // Tasks in parallel; when there are fewer tasks than threads, the tasks run one after another and
+  // each fit grows its trees in parallel instead (never nested; results are the same either way).
+  const int outer = tasks.size() >= static_cast<std::size_t>(opt.threads) ? opt.threads : 1;
+  RunContext ctx = run_context(opt.threads);
+  ctx.fit_threads = outer == 1 ? opt.threads : 1;
   Progress progress(tasks.size());
   progress.name = spec.paper + "/" + spec.experiment;
   progress.enabled = opt.progress && !tasks.empty();
   std::atomic<std::size_t> computed{0}, failed{0};
   std::vector<std::string> failures(runnable.size());
 
-#pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(outer)
   for (std::size_t ti = 0; ti < tasks.size(); ++ti) {
     const TaskRef& t = tasks[ti];
     const Cell& cell = *runnable[t.cell];

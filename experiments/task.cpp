@@ -64,7 +64,7 @@ ResultRow run_task(const Dataset& data, const Split& split, const TaskCoordinate
   row.set("started_at", utc_now());
 
   std::unique_ptr<Learner> learner = info.make(cell.params, data.schema());
-  FitContext fit{Rng(t.seed), PrivacyLedger(), 1};
+  FitContext fit{Rng(t.seed), PrivacyLedger(), ctx.fit_threads};
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<Model> model = learner->fit(data, split.train, fit);
   const double fit_s = seconds_since(t0);

@@ -19,7 +19,8 @@ struct TaskCoordinates {
 
 struct RunContext {
   std::string git_commit, host;
-  int threads = 1;
+  int threads = 1;      // the run's thread budget (recorded in the row)
+  int fit_threads = 1;  // threads one fit may use for its trees
 };
 
 ResultRow run_task(const Dataset& data, const Split& split, const TaskCoordinates& t, const RunContext& ctx);

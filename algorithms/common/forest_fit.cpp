@@ -1,5 +1,6 @@
 #include "algorithms/common/forest_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/util/error.hpp"
@@ -69,14 +70,45 @@ std::unique_ptr<Model> fit_forest(const Dataset& data, std::span<const uint32_t>
   auto model = std::make_unique<ForestModel>(spec.algorithm, data.task(),
                                              static_cast<int>(data.n_classes()), spec.vote);
   model->set_n_train(rows.size());
-  for (std::size_t t = 0; t < n_trees; ++t) {
+  auto grow_one = [&](std::size_t t, SplitPolicy& sp, LeafPolicy& lp, PrivacyLedger& ledger,
+                      PrivacyLedger::ScopeId parent) {
     GrowOptions opt;
     opt.max_depth = spec.max_depth;
     opt.unlimited_depth = spec.unlimited_depth;
     opt.track_privacy = priv;
-    opt.tree_scope = forest_scope;
+    opt.tree_scope = parent;
     Rng tree_rng = ctx.rng.derive("tree").derive(static_cast<uint64_t>(t));
-    model->add_tree(grow_tree(data, tree_rows[t], domains, active, split, leaf, opt, tree_rng, ctx.ledger));
+    return grow_tree(data, tree_rows[t], domains, active, sp, lp, opt, tree_rng, ledger);
+  };
+
+  // Trees in parallel only when the caller gives this fit more than one thread (the runner does so
+  // when tasks are fewer than threads) and the policies can be cloned. Each tree keeps its own RNG
+  // stream and ledger, grafted in tree order, so the forest is the same either way.
+  const int threads = std::min<int>(ctx.threads, spec.n_trees);
+  std::unique_ptr<SplitPolicy> split_probe = threads > 1 ? split.clone() : nullptr;
+  std::unique_ptr<LeafPolicy> leaf_probe = threads > 1 ? leaf.clone() : nullptr;
+  if (split_probe && leaf_probe) {
+    std::vector<Tree> trees(n_trees);
+    std::vector<PrivacyLedger> ledgers(n_trees);
+    std::vector<std::string> errors(n_trees);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t t = 0; t < n_trees; ++t) {
+      try {
+        std::unique_ptr<SplitPolicy> sp = split.clone();
+        std::unique_ptr<LeafPolicy> lp = leaf.clone();
+        trees[t] = grow_one(t, *sp, *lp, ledgers[t], PrivacyLedger::kRoot);
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    }
+    for (std::size_t t = 0; t < n_trees; ++t) {
+      if (!errors[t].empty()) throw Error(errors[t]);
+      if (priv) ctx.ledger.absorb(forest_scope, ledgers[t]);
+      model->add_tree(std::move(trees[t]));
+    }
+  } else {
+    for (std::size_t t = 0; t < n_trees; ++t)
+      model->add_tree(grow_one(t, split, leaf, ctx.ledger, forest_scope));
   }
   if (priv) {
     ctx.ledger.check_within(spec.epsilon, spec.algorithm);

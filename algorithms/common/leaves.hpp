@@ -24,6 +24,7 @@ class ClassCountLeaf : public LeafPolicy {
       : n_classes_(n_classes), epsilon_(epsilon), strict_(strict), uniform_empty_(uniform_empty) {}
   int n_outputs() const override { return n_classes_; }
   void release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) override;
+  std::unique_ptr<LeafPolicy> clone() const override { return std::make_unique<ClassCountLeaf>(*this); }
 
  private:
   int n_classes_;
@@ -48,6 +49,7 @@ class MeanLeaf : public LeafPolicy {
       : lo_(lo), hi_(hi), epsilon_(epsilon), strict_(strict), scale_2b_(scale_2b) {}
   int n_outputs() const override { return 1; }
   void release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) override;
+  std::unique_ptr<LeafPolicy> clone() const override { return std::make_unique<MeanLeaf>(*this); }
 
  private:
   double lo_, hi_, epsilon_;

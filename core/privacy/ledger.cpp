@@ -69,6 +69,31 @@ void PrivacyLedger::charge(ScopeId scope, const char* mechanism, double epsilon,
   if (!certified) t->certified = false;
 }
 
+void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
+  if (parent < 0 || static_cast<std::size_t>(parent) >= scopes_.size())
+    fail("PrivacyLedger::absorb: parent scope ", parent, " does not exist (", scopes_.size(), " scopes open)");
+  const auto offset = static_cast<ScopeId>(scopes_.size());
+  for (const Scope& sc : other.scopes_) {
+    Scope copy = sc;
+    copy.parent = sc.parent < 0 ? parent : sc.parent + offset;
+    for (ScopeId& c : copy.children) c += offset;
+    scopes_.push_back(std::move(copy));
+  }
+  scopes_[static_cast<std::size_t>(parent)].children.push_back(offset);
+  for (const Tally& t : other.tallies_) {
+    auto it = std::find_if(tallies_.begin(), tallies_.end(), [&](const Tally& x) { return x.mechanism == t.mechanism; });
+    if (it == tallies_.end()) {
+      tallies_.push_back(t);
+    } else {
+      it->calls += t.calls;
+      it->epsilon += t.epsilon;
+      it->certified = it->certified && t.certified;
+    }
+  }
+  n_charges_ += other.n_charges_;
+  certified_ = certified_ && other.certified_;
+}
+
 double PrivacyLedger::compose(ScopeId s, bool conservative) const {
   const Scope& sc = scopes_[static_cast<std::size_t>(s)];
   double children = 0.0;

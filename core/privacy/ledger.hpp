@@ -44,6 +44,10 @@ class PrivacyLedger {
   std::size_t n_charges() const { return n_charges_; }
   std::size_t n_scopes() const { return scopes_.size(); }
 
+  // Grafts another ledger (e.g. one tree fitted on another thread) under `parent`: its root scope
+  // becomes a child of `parent`, its charges and tallies are added. Results equal charging here.
+  void absorb(ScopeId parent, const PrivacyLedger& other);
+
   // Throws dpf::Error naming `who` if spent() exceeds requested by more than a relative 1e-9 (the
   // float-summation slack of pipelinedp4j's NaiveBudgetAccountant, privacy.md §1.2). The message
   // gives both accountings and the summary. requested must be finite and >= 0.

@@ -13,6 +13,7 @@
 // composed epsilon of a tree is thus the largest sum along a root-to-leaf path.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -56,6 +57,9 @@ class SplitPolicy {
   virtual ~SplitPolicy() = default;
   // nullopt makes the node a leaf.
   virtual std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger& ledger) = 0;
+  // An independent copy for growing another tree on another thread; nullptr (the default) keeps the
+  // forest's trees on one thread. Results never depend on this: each tree has its own RNG stream.
+  virtual std::unique_ptr<SplitPolicy> clone() const { return nullptr; }
 };
 
 class LeafPolicy {
@@ -63,6 +67,7 @@ class LeafPolicy {
   virtual ~LeafPolicy() = default;
   virtual int n_outputs() const = 0;
   virtual void release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) = 0;
+  virtual std::unique_ptr<LeafPolicy> clone() const { return nullptr; }  // as SplitPolicy::clone
 };
 
 struct GrowOptions {
