@@ -108,18 +108,18 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   rep.cells = cells.size();
 
   // Cells of this shard that are not finished yet.
-  std::vector<const Cell*> todo;
+  std::vector<const Cell*> pending;
   for (const Cell& c : cells) {
     if (c.index % static_cast<std::size_t>(opt.shard_count) != static_cast<std::size_t>(opt.shard_index)) continue;
     ++rep.in_shard;
     if (fs::exists(cell_path(dir, c))) ++rep.already_done;
-    else todo.push_back(&c);
+    else pending.push_back(&c);
   }
 
   // Load each dataset once; a missing one skips its cells with a message and the rest run.
   std::map<std::string, std::shared_ptr<const Dataset>> raw;
   std::map<std::string, std::string> missing;
-  for (const Cell* c : todo) {
+  for (const Cell* c : pending) {
     if (raw.count(c->dataset) || missing.count(c->dataset)) continue;
     try {
       raw[c->dataset] = std::make_shared<const Dataset>(load_dataset(c->dataset, opt.data));
@@ -130,7 +130,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   }
   std::map<std::string, std::shared_ptr<const Dataset>> prepared;  // by dataset + preprocessing
   std::vector<const Cell*> runnable;
-  for (const Cell* c : todo) {
+  for (const Cell* c : pending) {
     if (missing.count(c->dataset)) { ++rep.missing_data; continue; }
     std::string key = c->dataset + "|" + c->preprocess.key();
     if (!prepared.count(key)) prepared[key] = std::make_shared<const Dataset>(prepare(*raw[c->dataset], c->preprocess));
