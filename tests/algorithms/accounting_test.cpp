@@ -147,13 +147,17 @@ TEST_SUITE("unit") {
           } catch (const Error& e) {
             // An algorithm may refuse this synthetic input (e.g. it needs binned features); the
             // refusal must name the algorithm.
-            MESSAGE(a.name + " refused the synthetic " + to_string(t) + " data: " + e.what());
+            const std::string note = a.name + " refused the synthetic " + to_string(t) + " data: " + e.what();
+            MESSAGE(note);
             continue;
           }
           CHECK(f->ledger.spent() > 0);
           CHECK(f->ledger.spent() <= 2.0 * (1 + kRel));
           if (f->ledger.spent() < 2.0 * (1 - kRel))
-            MESSAGE(a.name + " spends " + std::to_string(f->ledger.spent()) + " of the requested 2 at its defaults");
+            {
+            const std::string note = a.name + " spends " + std::to_string(f->ledger.spent()) + " of the requested 2";
+            MESSAGE(note);
+          }
           if (strict == "true") {
             CHECK(f->ledger.certified());
             CHECK(a.privacy_status(f->params, t) == "epsilon-DP");
