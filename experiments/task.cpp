@@ -105,6 +105,7 @@ ResultRow run_task(const Dataset& data, const Split& split, const TaskCoordinate
   row.set("git_commit", ctx.git_commit);
   row.set("threads", std::to_string(ctx.threads));
   row.set("host", ctx.host);
+  for (const auto& [k, v] : model->extra_columns()) row.set(k, v);
   return row;
 }
 

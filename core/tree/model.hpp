@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/data/dataset.hpp"
@@ -39,6 +40,10 @@ class Model {
   virtual ModelStats stats() const = 0;
   // JSON: structure, leaf values, true occupancies (diagnostics) and the ledger summary.
   virtual std::string describe() const = 0;
+  // Extra result columns (name, value) written after the standard ones, so a model whose predict()
+  // releases private output (matrix-rf batch prediction) can report the epsilon it spent there and
+  // algorithm-specific diagnostics. Default: none (existing algorithms' rows are unchanged).
+  virtual std::vector<std::pair<std::string, std::string>> extra_columns() const { return {}; }
 };
 
 struct FitContext {
