@@ -5,6 +5,7 @@
 #include "algorithms/cart/cart.hpp"
 #include "algorithms/dipreme/dipreme.hpp"
 #include "algorithms/dp_ert/dp_ert.hpp"
+#include "algorithms/matrix_rf/matrix_rf.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -49,6 +50,7 @@ std::vector<AlgorithmInfo> build_table() {
   add(cart_algorithms());       // rf, ert
   add(dipreme_algorithms());    // dipreme, dipreme-exp, dipreme-flip, median-forest
   add(dp_ert_algorithms());     // dp-ert
+  add(matrix_rf_algorithms());  // mrf-train, mrf-predict, mrf-subsample, mrf-*-lm, mrf-trees
   return t;
 }
 

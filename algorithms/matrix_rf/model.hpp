@@ -1,0 +1,61 @@
+// The fitted matrix random forest (see matrix_rf.hpp for how the methods map onto Model).
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "algorithms/matrix_rf/matrix_rf.hpp"
+
+namespace dpf::mrf {
+
+// Strategy diagnostics recorded in every result row (matrix-rf.md §3.7, §4.6).
+struct StrategyReport {
+  std::string templates;     // per ensemble, '|'-separated: Kronecker codes ("IIIIII") or "I"/"P<p>"
+  double loss = 0.0;         // Σ over ensembles of ||A||₁²·||WA⁺||_F²
+  double identity_loss = 0.0;
+  double expected_error = 0.0;  // Σ over ensembles of 2·scale²·loss (per class column, Thm. 4/6)
+  double optimise_seconds = 0.0;
+  void add(const std::string& t, double l, double id, double scale);
+};
+
+struct EnsembleFit {
+  Ensemble e;
+  // o × k: the released noisy leaf counts (training methods), the true counts (batch prediction),
+  // or the disjoint per-tree counts (subsample methods).
+  Eigen::MatrixXd counts;
+};
+
+class MrfModel : public Model {
+ public:
+  MrfModel(MrfParams p, Discretiser disc, int n_classes, Rng noise)
+      : p_(std::move(p)), disc_(std::move(disc)), k_(n_classes), noise_(noise) {}
+
+  Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override;
+  ModelStats stats() const override;
+  std::string describe() const override;
+  std::vector<std::pair<std::string, std::string>> extra_columns() const override;
+
+  std::vector<EnsembleFit> ensembles;
+  StrategyReport report;
+  double build_seconds = 0.0, train_seconds = 0.0;
+  double fit_epsilon = 0.0;  // composed by the fit ledger (training methods)
+
+ private:
+  // The private batch release of the prediction methods: per-ensemble noisy votes (b × k).
+  Eigen::MatrixXd release_votes(std::size_t i, const std::vector<uint32_t>& qleaf, std::size_t b) const;
+
+  MrfParams p_;
+  Discretiser disc_;
+  int k_;
+  Rng noise_;
+  mutable PrivacyLedger release_;
+  mutable bool released_ = false;
+  mutable StrategyReport predict_report_;
+};
+
+// Laplace noise matrix, rows × k, i.i.d. Lap(scale).
+Eigen::MatrixXd laplace_matrix(Eigen::Index rows, Eigen::Index k, double scale, Rng& rng);
+// Index of the first maximum (numpy argmax; ties and all-zero rows → lowest class, spec §2.2).
+int argmax_row(const Eigen::MatrixXd& m, Eigen::Index row);
+
+}  // namespace dpf::mrf
