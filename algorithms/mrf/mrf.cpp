@@ -1,0 +1,136 @@
+#include "algorithms/mrf/mrf.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "algorithms/common/forest_fit.hpp"
+#include "core/privacy/mechanisms.hpp"
+#include "core/tree/forest.hpp"
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+MrfDpBudget mrf_dp_budget(double epsilon, int n_trees, int depth, bool parallel_s_e) {
+  // §1.10 (Lemmas 5-7, Theorem 2 as reconstructed): M trees read all rows -> sequential, ε/M per tree;
+  // d layers of (feature draw + value draw) on disjoint nodes -> d (B1 + B2); leaves on disjoint E
+  // points -> B3. Parallel S/E: max(d (B1 + B2), B3) = ε/M; sequential: d (B1 + B2) + B3 = ε/M, split
+  // half to the structure and half to the labels (our allocation; the paper gives none for it).
+  const double per_tree = epsilon / n_trees;
+  const double structure = parallel_s_e ? per_tree : per_tree / 2;
+  const double label = parallel_s_e ? per_tree : per_tree / 2;
+  return {structure / (2.0 * depth), structure / (2.0 * depth), label, depth};
+}
+
+int mrf_default_depth(std::size_t n, double partition_rate, int min_leaf) {
+  const double ne = static_cast<double>(n - structure_size(n, partition_rate));
+  return std::max(1, static_cast<int>(std::ceil(std::log2(std::max(2.0, ne / min_leaf)))));
+}
+
+MrfPolicy::MrfPolicy(const MrfParams& p, int n_features, int n_classes)
+    : p_(p), n_features_(n_features), n_classes_(n_classes), search_(n_classes),
+      gains_(static_cast<std::size_t>(n_features)) {}
+
+// Candidate values and their gains for feature f at the node (§1.3, eq. 4); false if the feature is
+// not a candidate (fewer than 2 distinct structure values).
+bool MrfPolicy::gains_of(const HonestView& node, int f, std::vector<SplitGain>& out) {
+  const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
+  std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
+  const bool discrete = feat.kind == FeatureKind::kCategorical && !p_.all_continuous;
+  const std::size_t distinct = discrete ? search_.one_vs_rest(col, node.labels, node.s, out)
+                                        : search_.numeric(col, node.labels, node.s, out);
+  return distinct >= 2;
+}
+
+// Min-max normalisation (§1.5 step 2; all equal -> all 0) then one draw with P ∝ exp(b Î / 2):
+// the exponential mechanism with utility range 1 and privacy parameter b (§1.5 step 3, §1.6, Lemma 5).
+// b = 0: uniform; b = inf: the argmax (ties uniform).
+std::size_t MrfPolicy::draw(Rng& rng, std::vector<double>& v, double b) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  const double mn = *lo, range = *hi - *lo;
+  for (double& x : v) x = range > 0 ? (x - mn) / range : 0.0;
+  if (b == 0) return static_cast<std::size_t>(rng.below(v.size()));
+  return exponential_mechanism(rng, v, b, 1.0);
+}
+
+std::optional<SplitChoice> MrfPolicy::choose(const HonestView& node, Rng& rng, PrivacyLedger& ledger) {
+  cand_.clear();
+  score_.clear();
+  for (int f = 0; f < n_features_; ++f) {
+    auto& g = gains_[static_cast<std::size_t>(f)];
+    if (!gains_of(node, f, g)) continue;
+    double best = 0;
+    for (const SplitGain& s : g) best = std::max(best, s.gain);
+    cand_.push_back(f);
+    score_.push_back(best);  // I^F_i = max_j I_ij (§1.5 step 1)
+  }
+  if (cand_.empty()) return std::nullopt;  // §1.7 step 2
+  const int f = cand_[draw(rng, score_, p_.b1)];
+  const auto& g = gains_[static_cast<std::size_t>(f)];
+  score_.resize(g.size());
+  for (std::size_t j = 0; j < g.size(); ++j) score_[j] = g[j].gain;
+  const SplitGain& v = g[draw(rng, score_, p_.b2)];
+  if (p_.dp) {
+    // §1.10, Lemma 5: feature draw B1-DP and value draw B2-DP (utility Î in [0, 1], Δu <= 1). The
+    // candidate sets and stopping rules depend on the data (the caveat recorded in privacy_status):
+    // the charges are claims, not certified.
+    ledger.charge(node.scope, "exponential", p_.b1, 1.0, false);
+    ledger.charge(node.scope, "exponential", p_.b2, 1.0, false);
+  }
+  SplitChoice c;
+  c.feature = f;
+  if (node.data.schema().features[static_cast<std::size_t>(f)].kind == FeatureKind::kCategorical && !p_.all_continuous) {
+    require(v.threshold < 64, "multinomial-rf: categorical feature '", node.data.schema().features[static_cast<std::size_t>(f)].name,
+            "' has a code >= 64 (one-vs-rest splits need <= 64 categories; use feature_types=continuous)");
+    c.kind = SplitKind::kSubset;  // x == v -> child 0
+    c.mask = uint64_t{1} << static_cast<unsigned>(v.threshold);
+  } else {
+    c.kind = SplitKind::kThreshold;  // x < t -> child 0
+    c.threshold = v.threshold;
+  }
+  return c;
+}
+
+void MrfPolicy::leaf(const HonestView& node, LeafReason why, Rng& rng, PrivacyLedger& ledger,
+                     PrivacyLedger::ScopeId scope, std::span<double> out) {
+  std::vector<double> n = class_counts(node.labels, node.e, n_classes_);
+  int label = 0;
+  if (p_.dp) {
+    // §1.8 / §1.10, Lemma 7: P(c) ∝ exp(B3 n_c / 2) over ALL C classes (an absent class has weight
+    // e^0); a count has sensitivity 1, so this is the exponential mechanism, B3-DP. Leaves hold
+    // disjoint estimation points: parallel composition in the leaf-label scope.
+    label = static_cast<int>(exponential_mechanism(rng, n, p_.b3, 1.0));
+    ledger.charge(scope, "exponential", p_.b3, 1.0, true);
+  } else if (why == LeafReason::kEmptyChild && std::isfinite(p_.b3)) {
+    // §1.7 step 4 (the reference code's only use of B3): the draw is over the classes present in
+    // the node's estimation points, P(c) ∝ exp(B3 n_c / 2).
+    std::vector<double> s(n.size());
+    for (std::size_t c = 0; c < n.size(); ++c) s[c] = n[c] > 0 ? n[c] : -INFINITY;
+    label = p_.b3 == 0 ? argmax_uniform_ties(std::vector<double>(n.size(), 0.0), rng)
+                       : static_cast<int>(exponential_mechanism(rng, s, p_.b3, 1.0));
+  } else {
+    label = argmax_uniform_ties(n, rng);  // B3 = inf: majority, ties uniform (§1.8 harness rule)
+  }
+  out[static_cast<std::size_t>(label)] = 1.0;
+}
+
+std::vector<double> MrfPolicy::feature_probabilities(const HonestView& node, std::vector<int>& features) {
+  cand_.clear();
+  score_.clear();
+  for (int f = 0; f < n_features_; ++f) {
+    auto& g = gains_[static_cast<std::size_t>(f)];
+    if (!gains_of(node, f, g)) continue;
+    double best = 0;
+    for (const SplitGain& s : g) best = std::max(best, s.gain);
+    cand_.push_back(f);
+    score_.push_back(best);
+  }
+  features = cand_;
+  if (score_.empty()) return {};
+  const auto [lo, hi] = std::minmax_element(score_.begin(), score_.end());
+  const double mn = *lo, range = *hi - *lo;
+  for (double& x : score_) x = range > 0 ? (x - mn) / range : 0.0;
+  if (p_.b1 == 0) return std::vector<double>(score_.size(), 1.0 / static_cast<double>(score_.size()));
+  return exponential_mechanism_probabilities(score_, p_.b1, 1.0);
+}
+
+}  // namespace dpf

@@ -1,0 +1,83 @@
+// Multinomial random forest (Bai et al., "Multinomial random forest: toward consistency and
+// privacy-preservation"; spec multinomial-rf.md §1).
+//
+// Per tree: a fresh uniform S/E partition at rate r (§1.2). At a node, every feature with >= 2
+// distinct structure values is a candidate (§1.3); its candidate values are the midpoints of its
+// distinct values (numeric features, rule x < t | x >= t) or every value one-vs-rest (categorical
+// features, rule x == v | x != v; with two values both candidates are kept, as the code does).
+// Gains are Gini decreases on structure points (eq. 4), computed for all candidates of a feature
+// in one sorted sweep (core/tree/split_search.hpp). Feature draw (the first multinomial, §1.5):
+// I^F_i = max_j I_ij, min-max normalised over candidate features (all equal -> all 0), drawn with
+// P ∝ exp(B1 Î^F / 2). Value draw (§1.6): the chosen feature's gains min-max normalised, drawn with
+// P ∝ exp(B2 Î^V / 2). Both are the exponential mechanism with utility range 1 (core/privacy). Leaf
+// labels from estimation points (§1.8): B3 = inf -> majority (ties uniform), finite B3 -> P(c) ∝
+// exp(B3 n_c / 2). Forest: hard majority vote (eq. 6).
+//
+// Modes:
+//   multinomial-rf     the paper's non-private MRF with the reference code's control flow (stop=ref, §1.7) or the
+//           paper's wording (stop=paper: a split is kept only if both estimation children hold >= k).
+//           As in the code, a finite B3 is used only where a split left an empty estimation child.
+//   multinomial-rf-dp  §1.10: hard depth cap d, B1 = B2 = ε/(2 M d), B3 = ε/M (dp_compose=parallel: S and E
+//           compose in parallel) or B1 = B2 = ε/(4 M d), B3 = ε/(2M) (dp_compose=sequential: per
+//           tree d(B1+B2) + B3 = ε/M); the label mechanism over all C classes at every leaf.
+#pragma once
+#include <cmath>
+#include <vector>
+
+#include "algorithms/mrf/honest_tree.hpp"
+#include "algorithms/registry.hpp"
+#include "core/tree/split_search.hpp"
+
+namespace dpf {
+
+struct MrfParams {
+  int n_trees = 100;
+  int min_leaf = 5;
+  double partition_rate = 1.0;
+  double b1 = 5, b2 = 5, b3 = INFINITY;
+  HonestStop stop = HonestStop::kRef;
+  bool dp = false;
+  double epsilon = INFINITY;
+  int max_depth = 0;          // dp: 0 = ceil(log2(|E| / k)) (§1.10 assumption)
+  bool parallel_s_e = true;   // dp_compose
+  bool all_continuous = false;  // feature_types=continuous: categorical codes split by thresholds
+};
+
+// The §1.10 mapping: (B1, B2, B3) of one multinomial-rf-dp fit.
+struct MrfDpBudget {
+  double b1, b2, b3;
+  int depth;
+};
+MrfDpBudget mrf_dp_budget(double epsilon, int n_trees, int depth, bool parallel_s_e);
+// Default dp depth for n training rows: ceil(log2(|E| / k)), at least 1.
+int mrf_default_depth(std::size_t n, double partition_rate, int min_leaf);
+
+class MrfPolicy : public HonestPolicy {
+ public:
+  MrfPolicy(const MrfParams& p, int n_features, int n_classes);
+  std::optional<SplitChoice> choose(const HonestView& node, Rng& rng, PrivacyLedger& ledger) override;
+  void leaf(const HonestView& node, LeafReason why, Rng& rng, PrivacyLedger& ledger, PrivacyLedger::ScopeId scope,
+            std::span<double> out) override;
+
+  // Probabilities the two draws would use at a node (tests): the feature draw over `features`, then
+  // the value draw of feature `features[i]`.
+  std::vector<double> feature_probabilities(const HonestView& node, std::vector<int>& features);
+
+ private:
+  bool gains_of(const HonestView& node, int f, std::vector<SplitGain>& out);
+  std::size_t draw(Rng& rng, std::vector<double>& normalised, double b);
+
+  MrfParams p_;
+  int n_features_, n_classes_;
+  GiniSplitSearch search_;
+  std::vector<std::vector<SplitGain>> gains_;
+  std::vector<int> cand_;
+  std::vector<double> score_;
+};
+
+std::vector<AlgorithmInfo> mrf_algorithms();  // multinomial-rf, multinomial-rf-dp
+
+// The algorithms of the multinomial-rf paper: multinomial-rf, multinomial-rf-dp, brf, denil14.
+std::vector<AlgorithmInfo> multinomial_rf_algorithms();
+
+}  // namespace dpf

@@ -1,0 +1,181 @@
+// MRF (multinomial-rf.md §1), its dp mode (§1.10), the shared sorted-sweep split search and the
+// consistent baselines.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cmath>
+
+#include "algorithms/algo_fixtures.hpp"
+#include "algorithms/mrf/mrf.hpp"
+#include "core/eval/cv.hpp"
+#include "core/eval/metrics.hpp"
+#include "core/tree/split_search.hpp"
+
+using namespace dpf;
+
+namespace {
+
+// Gini decrease of eq. 4 computed from scratch for the partition `left(row)`.
+template <class F>
+double brute_gain(const std::vector<int>& y, const std::vector<uint32_t>& rows, int C, F left) {
+  auto gini = [&](const std::vector<uint32_t>& r) {
+    if (r.empty()) return 0.0;
+    std::vector<double> n(static_cast<std::size_t>(C), 0.0);
+    for (uint32_t i : r) n[static_cast<std::size_t>(y[i])] += 1;
+    double s = 1;
+    for (double v : n) s -= (v / static_cast<double>(r.size())) * (v / static_cast<double>(r.size()));
+    return s;
+  };
+  std::vector<uint32_t> l, r;
+  for (uint32_t i : rows) (left(i) ? l : r).push_back(i);
+  const double n = static_cast<double>(rows.size());
+  return gini(rows) - static_cast<double>(l.size()) / n * gini(l) - static_cast<double>(r.size()) / n * gini(r);
+}
+
+}  // namespace
+
+TEST_SUITE("unit") {
+  TEST_CASE("sorted-sweep Gini gains equal the from-scratch eq. 4 value at every midpoint") {
+    Rng rng(11);
+    const int C = 3;
+    std::vector<double> x(200);
+    std::vector<int> y(200);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      x[i] = static_cast<double>(rng.below(25)) * 0.5;  // many ties
+      y[i] = static_cast<int>(rng.below(C));
+    }
+    std::vector<uint32_t> rows;
+    for (uint32_t i = 0; i < 200; i += 2) rows.push_back(i);
+    GiniSplitSearch s(C);
+    std::vector<SplitGain> out;
+    const std::size_t distinct = s.numeric(x, y, rows, out);
+    REQUIRE(distinct >= 2);
+    CHECK(out.size() == distinct - 1);
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      const double t = out[j].threshold;
+      if (j) CHECK(t > out[j - 1].threshold);
+      CHECK(s.numeric(x, y, rows, out) == distinct);
+      double g = brute_gain(y, rows, C, [&](uint32_t i) { return x[i] < t; });
+      CHECK(out[j].gain == doctest::Approx(g).epsilon(1e-12));
+      uint32_t nl = 0;
+      for (uint32_t i : rows) nl += x[i] < t;
+      CHECK(out[j].n_left == nl);
+    }
+    // One-vs-rest on codes and fixed thresholds.
+    std::vector<double> code(x.size());
+    for (auto& c : code) c = static_cast<double>(rng.below(6));
+    CHECK(s.one_vs_rest(code, y, rows, out) == 6);
+    REQUIRE(out.size() == 6);
+    for (const SplitGain& g : out)
+      CHECK(g.gain == doctest::Approx(brute_gain(y, rows, C, [&](uint32_t i) { return code[i] == g.threshold; })));
+    s.one_vs_rest(code, y, rows, out, 8);  // absent codes 6, 7 give gain 0
+    REQUIRE(out.size() == 8);
+    CHECK(out[7].gain == 0.0);
+    std::vector<double> thr{-1.0, 3.3, 7.0, 20.0};
+    s.at_thresholds(x, y, rows, thr, out);
+    REQUIRE(out.size() == thr.size());
+    for (std::size_t j = 0; j < thr.size(); ++j)
+      CHECK(out[j].gain == doctest::Approx(brute_gain(y, rows, C, [&](uint32_t i) { return x[i] < thr[j]; })));
+    CHECK(out[0].gain == 0.0);
+  }
+
+  TEST_CASE("structure/estimation sizes follow the code: |S| = ceil(n r/(r+1))") {
+    CHECK(structure_size(11, 1.0) == 6);
+    CHECK(structure_size(10, 1.0) == 5);
+    CHECK(structure_size(10, 3.0) == 8);
+  }
+
+  TEST_CASE("§1.10 budget mapping: both composition readings spend exactly ε/M per tree") {
+    const MrfDpBudget p = mrf_dp_budget(2.0, 10, 4, true);
+    CHECK(p.b1 == doctest::Approx(2.0 / (2 * 10 * 4)));
+    CHECK(p.b3 == doctest::Approx(0.2));
+    CHECK(std::max(4 * (p.b1 + p.b2), p.b3) == doctest::Approx(0.2));
+    const MrfDpBudget s = mrf_dp_budget(2.0, 10, 4, false);
+    CHECK(4 * (s.b1 + s.b2) + s.b3 == doctest::Approx(0.2));
+    CHECK(mrf_default_depth(1000, 1.0, 5) == 7);  // ceil(log2(500 / 5))
+  }
+
+  TEST_CASE("multinomial-rf-dp: the ledger composes to ε in both readings, trees respect the depth cap") {
+    Dataset d = dpf::test::synthetic(400, TaskKind::kClassification);
+    for (const std::string compose : {"parallel", "sequential"}) {
+      auto f = dpf::test::fit_registry("multinomial-rf-dp",
+                                       {{"epsilon", "3"}, {"n_trees", "5"}, {"max_depth", "3"}, {"dp_compose", compose}}, d);
+      CHECK(f.ledger.spent() == doctest::Approx(3.0));
+      CHECK_FALSE(f.ledger.certified());
+      for (const Tree& t : f.forest()->trees()) CHECK(t.max_depth() <= 3);
+    }
+    CHECK_THROWS_AS(dpf::test::fit_registry("multinomial-rf-dp", {{"epsilon", "1"}, {"strict", "true"}}, d), Error);
+  }
+
+  TEST_CASE("feature draw: uniform at B1 = 0, odds exp(B1/2) between the best and the worst feature") {
+    Dataset d = dpf::test::synthetic(300, TaskKind::kClassification);
+    std::vector<int> labels = d.labels();
+    std::vector<uint32_t> rows = all_rows(d.n_rows());
+    HonestView v{d, labels, rows, {}, 0, -1};
+    for (double b1 : {0.0, 4.0}) {
+      MrfParams p;
+      p.b1 = b1;
+      MrfPolicy pol(p, static_cast<int>(d.n_features()), 2);
+      std::vector<int> feats;
+      std::vector<double> pr = pol.feature_probabilities(v, feats);
+      REQUIRE(feats.size() == 5);
+      const auto [lo, hi] = std::minmax_element(pr.begin(), pr.end());
+      CHECK(*hi / *lo == doctest::Approx(std::exp(b1 / 2)));
+      if (b1 > 0) CHECK(feats[static_cast<std::size_t>(hi - pr.begin())] == 0);  // f0 drives the label
+    }
+  }
+
+  TEST_CASE("stop=paper: every split leaves >= k estimation points per child; categorical splits are one-vs-rest") {
+    Dataset d = dpf::test::synthetic(600, TaskKind::kClassification);
+    auto f = dpf::test::fit_registry("multinomial-rf", {{"n_trees", "3"}, {"stop", "paper"}, {"min_leaf", "20"}}, d);
+    for (const Tree& t : f.forest()->trees())
+      for (const Node& n : t.nodes())
+        if (n.kind == SplitKind::kSubset) CHECK(std::popcount(n.mask) == 1);
+    // Leaves hold S + E points; with k = 20 estimation points per child, no leaf below 20 rows.
+    for (const Tree& t : f.forest()->trees())
+      for (const Node& n : t.nodes())
+        if (n.kind == SplitKind::kLeaf && n.depth > 0) CHECK(n.count >= 20);
+  }
+
+  TEST_CASE("same seed, same forest; baselines fit and predict every row") {
+    Dataset d = dpf::test::synthetic(300, TaskKind::kClassification);
+    for (const std::string a : {"multinomial-rf", "brf", "denil14"}) {
+      auto f1 = dpf::test::fit_registry(a, {{"n_trees", "4"}}, d, 9);
+      auto f2 = dpf::test::fit_registry(a, {{"n_trees", "4"}}, d, 9);
+      std::vector<uint32_t> rows = all_rows(d.n_rows());
+      Predictions p1 = f1.model->predict(d, rows), p2 = f2.model->predict(d, rows);
+      CHECK(p1.label == p2.label);
+      CHECK(accuracy(d.labels(), p1.label) > 0.8);
+    }
+  }
+}
+
+TEST_SUITE("reproduction") {
+  TEST_CASE("Car: MRF 10-fold CV accuracy ≈ 96.30 % (Table 2, v4 of Car's row)") {
+    // Table 2 prints 96.30 for MRF on Car (multinomial-rf.md §3.3; the spec's rerun of the authors'
+    // code gives 95.8-96.3 per 10-fold repeat, §4). One 10-fold repeat here (B1 = B2 = 5, 100 trees,
+    // k = 5); tolerance 1.5 points: a repeat moves by about ±0.3 and our tie and RNG rules differ.
+    DataOptions o = DataOptions::from_environment();
+    o.allow_download = false;
+    Dataset d;
+    try {
+      d = load_dataset("car", o);
+    } catch (const MissingInput& e) {
+      MESSAGE("car not available; skipped: " << e.what());
+      return;
+    }
+    Rng rng(2024);
+    double sum = 0;
+    auto splits = kfold_splits(d.n_rows(), 10, rng);
+    for (std::size_t k = 0; k < splits.size(); ++k) {
+      auto f = dpf::test::fit_registry("multinomial-rf", {}, d, splits[k].train, 100 + k);
+      Predictions p = f.model->predict(d, splits[k].test);
+      std::vector<int> truth;
+      for (uint32_t r : splits[k].test) truth.push_back(d.label(r));
+      sum += accuracy(truth, p.label);
+    }
+    const double acc = 100 * sum / 10;
+    MESSAGE("MRF on Car, one 10-fold repeat: " << acc);
+    CHECK(std::abs(acc - 96.30) <= 1.5);
+  }
+}
