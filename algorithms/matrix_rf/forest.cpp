@@ -14,9 +14,11 @@ Discretiser::Discretiser(const Schema& schema, const std::string& cutoffs) {
   sizes_.assign(f, 0);
   cuts_.assign(f, {});
   std::vector<bool> given(f, false);
-  std::stringstream ss(cutoffs);
+  std::string spec = cutoffs;
+  std::replace(spec.begin(), spec.end(), ';', ' ');
+  std::stringstream ss(spec);
   std::string item;
-  while (std::getline(ss, item, ';')) {
+  while (ss >> item) {
     if (item.find_first_not_of(' ') == std::string::npos) continue;
     const auto eq = item.find('=');
     require(eq != std::string::npos, "matrix-rf: parameter cutoffs: '", item, "' is not name=c1/c2/...");

@@ -22,7 +22,7 @@ namespace dpf::mrf {
 // features are binned with right-closed cut-offs (−∞,c₁], (c₁,c₂], …, (c_last,∞) → 0..len.
 class Discretiser {
  public:
-  // `cutoffs`: "name=c1/c2/...;name2=..." (the authors' per-dataset cut-offs). Every numeric
+  // `cutoffs`: "name=c1/c2/... name2=..." (';' or blanks between features; the authors' cut-offs). Every numeric
   // feature must have an entry; an unknown name or a categorical feature listed is an error.
   Discretiser(const Schema& schema, const std::string& cutoffs);
   std::size_t n_features() const { return sizes_.size(); }

@@ -2,6 +2,7 @@
 // counts (UPDATELEAVES, spec §2.2, all rows or disjoint parts), and the training-time releases.
 #include <chrono>
 #include <numeric>
+#include <sstream>
 
 #include "algorithms/matrix_rf/model.hpp"
 #include "core/util/error.hpp"
@@ -18,6 +19,53 @@ bool is_disjoint(Method m) {
   return m == Method::kDisjointLM || m == Method::kSubsample || m == Method::kSubsampleLM;
 }
 
+MrfParams resolve_for_dataset(const MrfParams& p, const std::string& dataset) {
+  MrfParams out = p;
+  const std::string& s = p.per_dataset;
+  std::size_t pos = 0;
+  auto trim = [](std::string t) {
+    t.erase(0, t.find_first_not_of(" \t\n"));
+    t.erase(t.find_last_not_of(" \t\n") + 1);
+    return t;
+  };
+  while (pos < s.size()) {
+    const std::size_t open = s.find('{', pos);
+    if (open == std::string::npos) {
+      require(trim(s.substr(pos)).empty(), "matrix-rf: parameter per_dataset: expected name{...} at '", s.substr(pos), "'");
+      break;
+    }
+    const std::size_t close = s.find('}', open);
+    require(close != std::string::npos, "matrix-rf: parameter per_dataset: missing '}' after '", s.substr(pos), "'");
+    const std::string name = trim(s.substr(pos, open - pos));
+    require(!name.empty(), "matrix-rf: parameter per_dataset: an entry has no dataset name");
+    std::stringstream body(s.substr(open + 1, close - open - 1));
+    std::string kv;
+    while (std::getline(body, kv, ',')) {
+      if (trim(kv).empty()) continue;
+      const std::size_t eq = kv.find('=');
+      require(eq != std::string::npos, "matrix-rf: parameter per_dataset: '", kv, "' in ", name, "{...} is not key=value");
+      const std::string key = trim(kv.substr(0, eq)), value = trim(kv.substr(eq + 1));
+      const bool apply = name == dataset;
+      auto as_int = [&](int lo) {
+        int v = 0;
+        try { v = std::stoi(value); } catch (const std::exception&) { v = lo - 1; }
+        require(v >= lo, "matrix-rf: parameter per_dataset: ", name, "{", key, "=", value, "} must be an integer >= ", lo);
+        return v;
+      };
+      if (key == "n_trees") { int v = as_int(1); if (apply) out.n_trees = v; }
+      else if (key == "max_depth") { int v = as_int(0); if (apply) out.max_depth = v; }
+      else if (key == "n_ensembles") { int v = as_int(1); if (apply) out.n_ensembles = v; }
+      else if (key == "ensemble_features") { int v = as_int(0); if (apply) out.ensemble_features = v; }
+      else if (key == "p") { int v = as_int(1); if (apply) out.p = v; }
+      else if (key == "cutoffs") { if (apply) out.cutoffs = value; }
+      else fail("matrix-rf: parameter per_dataset: unknown key '", key, "' in ", name,
+                "{...} (known: n_trees, max_depth, n_ensembles, ensemble_features, cutoffs, p)");
+    }
+    pos = close + 1;
+  }
+  return out;
+}
+
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -26,9 +74,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 class MrfLearner : public Learner {
  public:
-  explicit MrfLearner(MrfParams p) : p_(std::move(p)) {}
+  explicit MrfLearner(MrfParams p) : base_(std::move(p)) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
+    p_ = resolve_for_dataset(base_, data.name());
     require(data.task() == TaskKind::kClassification, "matrix-rf: ", p_.name, " is a classifier");
     Discretiser disc(data.schema(), p_.cutoffs);
     const int k = static_cast<int>(data.n_classes());
@@ -161,7 +210,8 @@ class MrfLearner : public Learner {
     ef.counts += leaf_sums(m, y);  // T·A⁺·Z
   }
 
-  MrfParams p_;
+  MrfParams base_;
+  mutable MrfParams p_;  // base_ with the dataset's per_dataset entry (set at the start of fit)
 };
 
 }  // namespace

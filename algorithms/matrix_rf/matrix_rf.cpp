@@ -64,6 +64,9 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
                         "d̄, features per ensemble (0: all features)"});
     a.params.push_back({"cutoffs", ParamType::kString, "", 0, 0, false, {},
                         "right-closed cut-offs of numeric features, \"name=c1/c2;...\" (spec §5.1)"});
+    a.params.push_back({"per_dataset", ParamType::kString, "", 0, 0, false, {},
+                        "per-dataset settings \"car{max_depth=4, n_trees=128} iris{...}\" (keys n_trees, max_depth, "
+                        "n_ensembles, ensemble_features, cutoffs, p); rows report the effective values"});
     const bool matrix = en.method == Method::kTrain || en.method == Method::kPredict || en.method == Method::kSubsample;
     if (matrix) {
       std::vector<std::string> choices = {"identity", "hdmm"};
@@ -95,6 +98,8 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
       m.n_ensembles = p.get_int("n_ensembles");
       m.ensemble_features = p.get_int("ensemble_features");
       m.cutoffs = p.get_string("cutoffs");
+      m.per_dataset = p.get_string("per_dataset");
+      resolve_for_dataset(m, "");  // validates the syntax before any work
       if (p.has("strategy")) m.strategy = p.get_string("strategy");
       if (p.has("p")) m.p = p.get_int("p");
       if (p.has("vote")) m.weight_vote = p.get_string("vote") == "weight";

@@ -37,6 +37,10 @@ struct MrfParams {
   int p = 1;
   bool weight_vote = true;  // subsample methods: weight (true) or hard voting
   std::string cutoffs;
+  // Per-dataset settings "dataset{key=value, ...} dataset2{...}" (keys n_trees, max_depth,
+  // n_ensembles, ensemble_features, cutoffs, p): one config can hold a figure whose panels use
+  // different hyper-parameters (Fig. 2). Applied at fit time to the dataset of that name.
+  std::string per_dataset;
   uint64_t domain_limit = uint64_t{1} << 24;
 };
 
@@ -44,6 +48,8 @@ bool is_prediction_release(Method m);
 bool is_disjoint(Method m);
 
 std::unique_ptr<Learner> make_learner(const MrfParams& p);
+// p with the per_dataset entry of `dataset` (name as in the config, e.g. "heart:upload") applied.
+MrfParams resolve_for_dataset(const MrfParams& p, const std::string& dataset);
 
 std::vector<AlgorithmInfo> matrix_rf_algorithms();
 

@@ -193,7 +193,10 @@ std::vector<std::pair<std::string, std::string>> MrfModel::extra_columns() const
       {"strategy_templates", r.templates}, {"strategy_loss", num(r.loss)},
       {"identity_loss", num(r.identity_loss)}, {"expected_error", num(r.expected_error)},
       {"optimise_seconds", num(r.optimise_seconds)}, {"build_seconds", num(build_seconds)},
-      {"train_seconds", num(train_seconds)}};
+      {"train_seconds", num(train_seconds)},
+      // Effective hyper-parameters after per_dataset (they replace the configured columns).
+      {"n_trees", std::to_string(p_.n_trees)}, {"max_depth", std::to_string(p_.max_depth)},
+      {"n_ensembles", std::to_string(p_.n_ensembles)}, {"ensemble_features", std::to_string(p_.ensemble_features)}};
   if (is_prediction_release(p_.method) && released_) {
     // The batch release happened in predict(): its ledger is the one that spent the budget.
     c.emplace_back("epsilon_spent", num(release_.spent()));
