@@ -63,7 +63,8 @@ struct Factor {
 };
 
 // §4.3 BestTemplate: Identity, then Total (only when G ∝ J, given as `total_loss`, +inf otherwise),
-// then p-Identity; a later template wins only with a strictly smaller loss.
+// then p-Identity; a later template wins only with a strictly smaller loss (relative margin 1e-9,
+// so float ties keep the earlier template).
 Factor best_template(const GramOperator& g, int p, double total_loss, Rng& rng, bool try_pidentity = true);
 
 // A union-of-Kronecker workload: rows ⊗_i u_{j,i}, u = 1 (code < 0) or e_code (matrix-rf.md §1.4).
