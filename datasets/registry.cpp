@@ -8,6 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/data/make_classification.hpp"
 #include "core/data/synthetic.hpp"
 #include "core/util/error.hpp"
 #include "datasets/fetcher.hpp"
@@ -183,6 +184,8 @@ Dataset load_dataset(const std::string& spec, const DataOptions& options) {
 Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build) {
   // Generated benchmark data ("synthetic:classification:n=N,d=D,seed=S"): core/data/synthetic.hpp.
   if (is_synthetic_dataset(spec)) return make_synthetic_dataset(spec);
+  // smooth-rdf SynthA-G ("synth-a" .. "synth-g[:n=N,seed=S]"): generated, not read (smooth-rdf.md §4).
+  if (is_synthetic_spec(spec)) return make_synthetic(spec);
   auto [id, variant] = split_dataset_spec(spec);
   const DatasetEntry& e = dataset_entry(id);
   const VariantSpec& v = variant_spec(spec);

@@ -1,0 +1,99 @@
+#include "algorithms/jpw/jpw.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "algorithms/smooth_rdf/rdf_forest.hpp"
+#include "algorithms/smooth_rdf/smooth_rdf.hpp"
+#include "core/privacy/mechanisms.hpp"
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+int jpw_depth(const std::vector<int>& branching, std::size_t n, bool round_up) {
+  require(!branching.empty() && n >= 1, "jpw depth: need features and training rows");
+  double b = 0.0;
+  for (int v : branching) b += v;
+  b /= static_cast<double>(branching.size());
+  const double half_m = static_cast<double>(branching.size()) / 2.0;
+  // Fletcher & Islam §5.2: d = min(m/2, log_b n - 1); rounding not stated (§7.2).
+  const double d = b > 1.0 ? std::min(half_m, std::log(static_cast<double>(n)) / std::log(b) - 1.0) : half_m;
+  const double r = round_up ? std::ceil(d - 1e-12) : std::floor(d + 1e-12);
+  return std::max(0, static_cast<int>(r));
+}
+
+namespace {
+
+class JpwLearner : public Learner {
+ public:
+  JpwLearner(RdfSpec spec, std::string rule, int fixed, bool round_up)
+      : spec_(std::move(spec)), rule_(std::move(rule)), fixed_(fixed), round_up_(round_up) {}
+  std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
+    RdfSpec s = spec_;
+    if (rule_ == "jpw") {
+      // b: 2 per continuous feature (our assumption, §2.1), the number of domain values per discrete one.
+      RandomTreeSchema sc = random_tree_schema(data, rows, s.domains_from_training, 0);
+      std::vector<int> branching;
+      for (std::size_t f = 0; f < sc.discrete.size(); ++f) branching.push_back(sc.discrete[f] ? sc.n_values[f] : 2);
+      s.depth = jpw_depth(branching, rows.size(), round_up_);
+    } else {
+      int cont = 0, disc = 0;
+      for (const Feature& f : data.schema().features) (f.kind == FeatureKind::kNumeric ? cont : disc)++;
+      s.depth = rdf_depth_for(rule_, fixed_, round_up_, cont, disc);
+    }
+    return fit_rdf(data, rows, ctx, s);
+  }
+
+ private:
+  RdfSpec spec_;
+  std::string rule_;
+  int fixed_;
+  bool round_up_;
+};
+
+}  // namespace
+
+std::vector<AlgorithmInfo> jpw_algorithms() {
+  AlgorithmInfo a;
+  a.name = "jpw";
+  a.summary = "JPW random decision trees (Jagannathan et al. 2009/2012) as Fletcher & Islam ran them: 10 random "
+              "trees of depth min(m/2, log_b n - 1) on all rows with epsilon/tau each, noisy leaf counts";
+  a.papers = "smooth-rdf";
+  a.tasks = {TaskKind::kClassification};
+  a.params = {
+      {"epsilon", ParamType::kDouble, "1", 0, 1e9, true, {}, "total privacy budget"},
+      {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "tau (JPW's recommendation, §5.2: 10)"},
+      {"depth_rule", ParamType::kString, "jpw", 0, 0, false, {"jpw", "theorem2", "half-m", "m", "fixed"},
+       "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous feature, an assumption; domain "
+       "size per discrete feature); others as smooth-rdf"},
+      {"depth", ParamType::kInt, "0", 0, 40, false, {}, "depth when depth_rule = fixed"},
+      {"round_up", ParamType::kBool, "false", 0, 1, false, {}, "ceil instead of floor for the depth (not stated, §7.2)"},
+      {"version", ParamType::kString, "coded", 0, 0, false, {"coded", "original"},
+       "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, majority vote (the "
+       "authors' JAG code); original: noise on every leaf's counts, summed over trees (reconstructed, [R])"},
+      {"domains", ParamType::kString, "training", 0, 0, false, {"training", "public"},
+       "feature domains from the training rows (authors' code) or the registry"},
+  };
+  a.params.push_back(strict_param());
+  a.params.push_back(quirks_param(a.quirks));
+  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
+    if (p.get_bool("strict") || p.get_string("domains") == "public") return "epsilon-DP";
+    return "not epsilon-DP: feature domains (and, for depth_rule jpw, the branching factor) come from the training "
+           "rows (smooth-rdf.md §1.2); the leaf noise itself is the Laplace mechanism";
+  };
+  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
+    RdfSpec s;
+    s.algorithm = "jpw";
+    s.n_trees = p.get_int("n_trees");
+    s.epsilon = p.get_double("epsilon");
+    check_epsilon(s.epsilon, "jpw epsilon");
+    s.disjoint = false;  // every tree sees all rows: epsilon / tau per tree
+    s.domains_from_training = p.get_string("domains") == "training" && !p.get_bool("strict");
+    s.release = p.get_string("version") == "coded" ? RdfRelease::kJpwCoded : RdfRelease::kJpwOriginal;
+    s.certified = !s.domains_from_training;
+    return std::make_unique<JpwLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"));
+  };
+  return {a};
+}
+
+}  // namespace dpf

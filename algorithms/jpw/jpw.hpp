@@ -1,0 +1,23 @@
+// JPW: Jagannathan, Pillaipakkamnatt & Wright (2009 ICDM-W; 2012 TDP), as Fletcher & Islam (2017)
+// ran it in §5.2 (smooth-rdf.md §2.1): the same data-independent random trees as smooth-rdf
+// (continuous extension: uniform split point in the feature's current domain), tau = 10 trees,
+// depth min(m/2, log_b n - 1) with b the mean branching factor (2 for a continuous feature, the
+// number of domain values for a discrete one), every tree on all n training rows with epsilon/tau.
+// Leaf release, two versions (§2.1):
+//   coded    (default, the authors' JAG switch): per non-empty leaf, noisy_c = max(0, trunc(n_c +
+//            Lap(tau/eps))), label = argmax (ties: first class seen in the leaf, then class order);
+//            empty leaves uniform; majority vote;
+//   original (reconstructed from memory of JPW, [R] in the spec): Lap(tau/eps) on every class count
+//            of every leaf, empty ones included; predict the largest noisy count summed over trees.
+#pragma once
+#include <vector>
+
+#include "algorithms/registry.hpp"
+
+namespace dpf {
+
+std::vector<AlgorithmInfo> jpw_algorithms();  // jpw
+// d = min(m/2, log_b(n) - 1), floored (or ceiled), at least 0 (smooth-rdf.md §2.1).
+int jpw_depth(const std::vector<int>& branching, std::size_t n, bool round_up);
+
+}  // namespace dpf

@@ -1,0 +1,261 @@
+#include "algorithms/smooth_rdf/random_tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/util/error.hpp"
+
+namespace dpf {
+
+RandomTreeSchema random_tree_schema(const Dataset& data, std::span<const uint32_t> rows, bool from_training, int depth) {
+  const Schema& sc = data.schema();
+  const std::size_t m = sc.n_features();
+  RandomTreeSchema s;
+  s.depth = depth;
+  s.discrete.assign(m, 0);
+  s.lo.assign(m, 0.0);
+  s.hi.assign(m, 0.0);
+  s.child_of.assign(m, {});
+  s.n_values.assign(m, 0);
+  s.bit.assign(m, -1);
+  for (std::size_t f = 0; f < m; ++f) {
+    const Feature& feat = sc.features[f];
+    auto col = data.column(f);
+    if (feat.kind == FeatureKind::kNumeric) {
+      ++s.n_continuous;
+      if (from_training && !rows.empty()) {
+        double lo = col[rows[0]], hi = col[rows[0]];
+        for (uint32_t r : rows) {
+          lo = std::min(lo, col[r]);
+          hi = std::max(hi, col[r]);
+        }
+        s.lo[f] = lo;
+        s.hi[f] = hi;
+      } else {
+        s.lo[f] = feat.lo;
+        s.hi[f] = feat.hi;
+      }
+      continue;
+    }
+    s.discrete[f] = 1;
+    s.bit[f] = s.n_discrete++;
+    require(s.n_discrete <= 58, "smooth-rdf trees: at most 58 discrete features (dataset ", data.name(), ")");
+    const std::size_t k = feat.n_categories();
+    std::vector<uint8_t> present(k, from_training ? 0 : 1);
+    if (from_training)
+      for (uint32_t r : rows) present[static_cast<std::size_t>(col[r])] = 1;
+    s.child_of[f].assign(k, -1);
+    for (std::size_t c = 0; c < k; ++c)
+      if (present[c]) s.child_of[f][c] = static_cast<int16_t>(s.n_values[f]++);
+  }
+  return s;
+}
+
+namespace {
+
+struct Draw {
+  int feature = -1;  // -1: leaf
+  double threshold = 0.0;
+  int n_children = 0;
+};
+
+// Alg. 2 line "pick g uniformly from the candidates" and "p ~ Uniform(domain of g)" (smooth-rdf.md
+// §1.4): a pure function of the node's key and its state, so stored and virtual nodes agree.
+Draw draw_split(const RandomTreeSchema& s, uint64_t key, int depth, uint64_t used, const double* lo, const double* hi) {
+  Draw d;
+  if (depth >= s.depth) return d;
+  const int m = static_cast<int>(s.discrete.size());
+  int n_cand = 0;
+  for (int f = 0; f < m; ++f)
+    n_cand += !s.discrete[static_cast<std::size_t>(f)] ||
+              (!((used >> s.bit[static_cast<std::size_t>(f)]) & 1u) && s.n_values[static_cast<std::size_t>(f)] > 0);
+  if (n_cand == 0) return d;
+  Rng rng(key);
+  int pick = static_cast<int>(rng.below(static_cast<uint64_t>(n_cand)));
+  for (int f = 0; f < m; ++f) {
+    const auto fu = static_cast<std::size_t>(f);
+    const bool cand = !s.discrete[fu] || (!((used >> s.bit[fu]) & 1u) && s.n_values[fu] > 0);
+    if (!cand) continue;
+    if (pick-- > 0) continue;
+    d.feature = f;
+    if (s.discrete[fu]) {
+      d.n_children = s.n_values[fu];
+    } else {
+      d.n_children = 2;
+      d.threshold = rng.uniform(lo[f], hi[f]);
+    }
+    return d;
+  }
+  return d;
+}
+
+inline int child_index(const RandomTreeSchema& s, int feature, double threshold, double x) {
+  const auto f = static_cast<std::size_t>(feature);
+  if (!s.discrete[f]) return x < threshold ? 0 : 1;  // x < p left, x >= p right (§1.4, §1.7)
+  const auto code = static_cast<std::size_t>(x);
+  return code < s.child_of[f].size() ? s.child_of[f][code] : -1;
+}
+
+}  // namespace
+
+RandomTree::RandomTree(uint64_t key, const RandomTreeSchema& schema) : lo_(schema.lo), hi_(schema.hi) {
+  Node root;
+  root.key = key;
+  nodes_.push_back(root);
+}
+
+void RandomTree::expand(const RandomTreeSchema& schema, std::size_t node, std::span<const std::pair<int32_t, int>> path) {
+  std::copy(schema.lo.begin(), schema.lo.end(), lo_.begin());
+  std::copy(schema.hi.begin(), schema.hi.end(), hi_.begin());
+  uint64_t used = 0;
+  for (auto [anc, c] : path) {
+    const Node& a = nodes_[static_cast<std::size_t>(anc)];
+    const auto f = static_cast<std::size_t>(a.feature);
+    if (schema.discrete[f]) used |= uint64_t{1} << schema.bit[f];
+    else if (c == 0) hi_[f] = a.threshold;
+    else lo_[f] = a.threshold;
+  }
+  const Draw d = draw_split(schema, nodes_[node].key, nodes_[node].depth, used, lo_.data(), hi_.data());
+  if (d.feature < 0) {
+    nodes_[node].feature = -1;
+    nodes_[node].first_child = static_cast<int32_t>(leaf_key_.size());
+    leaf_key_.push_back(nodes_[node].key);
+    return;
+  }
+  const auto first = static_cast<int32_t>(nodes_.size());
+  const uint64_t key = nodes_[node].key;
+  const int16_t depth = static_cast<int16_t>(nodes_[node].depth + 1);
+  nodes_[node].feature = d.feature;
+  nodes_[node].threshold = d.threshold;
+  nodes_[node].first_child = first;
+  nodes_[node].n_children = d.n_children;
+  for (int c = 0; c < d.n_children; ++c) {
+    Node child;
+    child.depth = depth;
+    child.key = hash_combine(key, static_cast<uint64_t>(c));
+    nodes_.push_back(child);
+  }
+}
+
+int32_t RandomTree::route_grow(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) {
+  path_.clear();
+  std::size_t i = 0;
+  for (;;) {
+    if (nodes_[i].feature == -2) expand(schema, i, path_);
+    const Node& n = nodes_[i];
+    if (n.feature == -1) return n.first_child;
+    const int c = child_index(schema, n.feature, n.threshold, data.column(static_cast<std::size_t>(n.feature))[row]);
+    if (c < 0) return -1;
+    path_.emplace_back(static_cast<int32_t>(i), c);
+    i = static_cast<std::size_t>(n.first_child + c);
+  }
+}
+
+RouteResult RandomTree::route(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) const {
+  thread_local std::vector<std::pair<int32_t, int>> path;
+  thread_local std::vector<double> lo, hi;
+  path.clear();
+  RouteResult out;
+  std::size_t i = 0;
+  for (;;) {
+    const Node& n = nodes_[i];
+    if (n.feature == -2) break;
+    if (n.feature == -1) {
+      out.leaf = n.first_child;
+      return out;
+    }
+    const int c = child_index(schema, n.feature, n.threshold, data.column(static_cast<std::size_t>(n.feature))[row]);
+    if (c < 0) {
+      out.abstain = true;
+      return out;
+    }
+    path.emplace_back(static_cast<int32_t>(i), c);
+    i = static_cast<std::size_t>(n.first_child + c);
+  }
+  // Left the stored part: replay the path's domain narrowing, then follow the virtual splits.
+  lo.assign(schema.lo.begin(), schema.lo.end());
+  hi.assign(schema.hi.begin(), schema.hi.end());
+  uint64_t used = 0;
+  for (auto [anc, c] : path) {
+    const Node& a = nodes_[static_cast<std::size_t>(anc)];
+    const auto f = static_cast<std::size_t>(a.feature);
+    if (schema.discrete[f]) used |= uint64_t{1} << schema.bit[f];
+    else if (c == 0) hi[f] = a.threshold;
+    else lo[f] = a.threshold;
+  }
+  uint64_t key = nodes_[i].key;
+  int depth = nodes_[i].depth;
+  for (;;) {
+    const Draw d = draw_split(schema, key, depth, used, lo.data(), hi.data());
+    if (d.feature < 0) {
+      out.virtual_key = key;
+      return out;
+    }
+    const auto f = static_cast<std::size_t>(d.feature);
+    const int c = child_index(schema, d.feature, d.threshold, data.column(f)[row]);
+    if (c < 0) {
+      out.abstain = true;
+      return out;
+    }
+    if (schema.discrete[f]) used |= uint64_t{1} << schema.bit[f];
+    else if (c == 0) hi[f] = d.threshold;
+    else lo[f] = d.threshold;
+    key = hash_combine(key, static_cast<uint64_t>(c));
+    ++depth;
+  }
+}
+
+double RandomTree::total_leaves(const RandomTreeSchema& schema) const {
+  LeafCountExpectation expect(schema);
+  double total = 0.0;
+  std::vector<std::pair<int32_t, uint64_t>> stack{{0, 0}};
+  while (!stack.empty()) {
+    auto [i, used] = stack.back();
+    stack.pop_back();
+    const Node& n = nodes_[static_cast<std::size_t>(i)];
+    if (n.feature == -1) { total += 1.0; continue; }
+    if (n.feature == -2) { total += expect(used, n.depth); continue; }
+    const auto f = static_cast<std::size_t>(n.feature);
+    const uint64_t u = schema.discrete[f] ? used | (uint64_t{1} << schema.bit[f]) : used;
+    for (int c = 0; c < n.n_children; ++c) stack.emplace_back(n.first_child + c, u);
+  }
+  return total;
+}
+
+double LeafCountExpectation::operator()(uint64_t used, int depth) {
+  const int k = schema_.depth - depth;
+  if (k <= 0) return 1.0;
+  const int s = schema_.n_continuous;
+  if (schema_.n_discrete == 0) return std::ldexp(1.0, k);  // continuous only: 2^k leaves
+  const uint64_t key = (used << 6) | static_cast<uint64_t>(k);
+  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  std::vector<double> b;
+  std::vector<int> free_bits;
+  for (std::size_t f = 0; f < schema_.discrete.size(); ++f)
+    if (schema_.discrete[f] && !((used >> schema_.bit[f]) & 1u) && schema_.n_values[f] > 0) {
+      b.push_back(schema_.n_values[f]);
+      free_bits.push_back(schema_.bit[f]);
+    }
+  double e = 1.0;
+  if (s == 0) {
+    // Every split spends one discrete feature, drawn uniformly without replacement along the path:
+    // E = e_k(b) / C(|D|, k), e_k the elementary symmetric polynomial, k capped at |D|.
+    const int kk = std::min<int>(k, static_cast<int>(b.size()));
+    std::vector<double> el(static_cast<std::size_t>(kk) + 1, 0.0);
+    el[0] = 1.0;
+    for (double v : b)
+      for (int j = kk; j >= 1; --j) el[static_cast<std::size_t>(j)] += el[static_cast<std::size_t>(j - 1)] * v;
+    double choose = 1.0;
+    for (int j = 0; j < kk; ++j) choose = choose * static_cast<double>(b.size() - static_cast<std::size_t>(j)) / (j + 1);
+    e = el[static_cast<std::size_t>(kk)] / choose;
+  } else {
+    // E(L, l) = (1/|L|) sum_g b_g E(L', l+1), b = 2 for continuous features (always candidates).
+    double sum = 2.0 * s * (*this)(used, depth + 1);
+    for (std::size_t i = 0; i < b.size(); ++i) sum += b[i] * (*this)(used | (uint64_t{1} << free_bits[i]), depth + 1);
+    e = sum / (s + static_cast<double>(b.size()));
+  }
+  memo_[key] = e;
+  return e;
+}
+
+}  // namespace dpf

@@ -1,0 +1,94 @@
+// The data-independent random decision tree of Fletcher & Islam (2017), Alg. 2 / smooth-rdf.md §1.4,
+// built lazily: a node's split (feature, threshold) is drawn the first time a training record
+// reaches it, from a counter-based stream keyed by the node's path (tree key, child index, ...), so
+// the tree does not depend on the order in which records arrive and never touches the data
+// beyond routing. Unreached subtrees are never stored; a test record that leaves the stored part
+// continues through the same (re-derivable) splits to a virtual, empty leaf (§1.4 "build lazily").
+//
+// Splits (Alg. 2): the feature g is uniform over the candidate list (every continuous feature, and
+// each discrete feature not yet used on the path). Continuous g with current domain [lo, hi]:
+// threshold p ~ Uniform(lo, hi), x < p left with domain [lo, p], x >= p right with [p, hi].
+// Discrete g: one child per domain value, g removed from the children's candidates. A node at depth
+// d (root depth 0) or with no candidate is a leaf.
+//
+// This is a specialised fast path (structure first, then one pass of leaf counting) rather than the
+// shared grower, whose per-node cost (domain vectors, ledger scopes, row partitioning) dominates
+// for 100 trees x 2^15 leaves; the structure rules are the same.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "core/data/dataset.hpp"
+#include "core/privacy/rng.hpp"
+
+namespace dpf {
+
+// The public description the trees are drawn from (per fit).
+struct RandomTreeSchema {
+  int depth = 0;
+  std::vector<uint8_t> discrete;                 // per feature
+  std::vector<double> lo, hi;                    // continuous: root domain
+  std::vector<std::vector<int16_t>> child_of;    // discrete: category code -> child index (-1: not in domain)
+  std::vector<int> n_values;                     // discrete: number of children
+  std::vector<int> bit;                          // discrete: bit in the used-feature mask (-1: continuous)
+  int n_continuous = 0, n_discrete = 0;
+};
+
+// Domains from the training rows (the authors' code, smooth-rdf.md §1.2: continuous [min, max] of the
+// training values, discrete = values present) or from the public schema.
+RandomTreeSchema random_tree_schema(const Dataset& data, std::span<const uint32_t> rows, bool from_training, int depth);
+
+struct RouteResult {
+  int32_t leaf = -1;        // stored leaf index, or -1
+  uint64_t virtual_key = 0; // when leaf == -1 and !abstain: key of the virtual (empty) leaf
+  bool abstain = false;     // a discrete value outside the tree's domain (§1.7: the tree abstains)
+};
+
+class RandomTree {
+ public:
+  RandomTree(uint64_t key, const RandomTreeSchema& schema);
+
+  // Training: routes a row, materialising the nodes it passes; returns its leaf index (or -1 when the
+  // row's discrete value is outside the domain).
+  int32_t route_grow(const RandomTreeSchema& schema, const Dataset& data, uint32_t row);
+  // Prediction: no materialisation.
+  RouteResult route(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) const;
+
+  std::size_t n_leaves() const { return leaf_key_.size(); }
+  uint64_t leaf_key(int32_t leaf) const { return leaf_key_[static_cast<std::size_t>(leaf)]; }
+  std::size_t n_nodes() const { return nodes_.size(); }
+  // Number of leaves of the full (virtual) tree: exact for continuous-only trees (2^d), otherwise
+  // stored leaves plus the expected leaf count of every unreached subtree (smooth-rdf.md §1.4).
+  double total_leaves(const RandomTreeSchema& schema) const;
+
+ private:
+  struct Node {
+    int32_t feature = -2;      // -2 pending (not drawn yet), -1 leaf
+    int32_t first_child = -1;  // internal: first child; leaf: leaf index
+    int32_t n_children = 0;
+    int16_t depth = 0;
+    double threshold = 0.0;
+    uint64_t key = 0;
+  };
+  void expand(const RandomTreeSchema& schema, std::size_t node, std::span<const std::pair<int32_t, int>> path);
+  std::vector<Node> nodes_;
+  std::vector<uint64_t> leaf_key_;
+  std::vector<std::pair<int32_t, int>> path_;  // scratch for route_grow
+  std::vector<double> lo_, hi_;                // scratch
+};
+
+// Expected leaf count of a subtree whose root is at `depth` with the discrete features in `used`
+// already spent (E(L, l) of smooth-rdf.md §1.4), memoised.
+class LeafCountExpectation {
+ public:
+  explicit LeafCountExpectation(const RandomTreeSchema& schema) : schema_(schema) {}
+  double operator()(uint64_t used, int depth);
+
+ private:
+  const RandomTreeSchema& schema_;
+  std::unordered_map<uint64_t, double> memo_;
+};
+
+}  // namespace dpf

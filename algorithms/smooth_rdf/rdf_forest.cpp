@@ -1,0 +1,240 @@
+#include "algorithms/smooth_rdf/rdf_forest.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/privacy/mechanisms.hpp"
+#include "core/util/error.hpp"
+#include "core/util/json.hpp"
+
+namespace dpf {
+
+namespace {
+
+class RdfModel : public Model {
+ public:
+  RdfSpec spec;
+  RandomTreeSchema schema;
+  std::vector<RandomTree> trees;
+  std::vector<std::vector<int16_t>> labels;  // kLabel / kJpwCoded: class index (into classes) per stored leaf
+  std::vector<std::vector<float>> noisy;     // kJpwOriginal: noisy counts per stored leaf (x classes)
+  std::vector<int> classes;                  // labels present in the training data (§1.6: C), dataset codes
+  int n_classes_all = 0;
+  double eps_tree = 0.0;
+  RdfDiagnostics diag;
+  std::string ledger_summary;
+
+  // Empty (virtual) leaf: one uniform label per leaf from its own stream (§1.4, §1.6), or JPW
+  // original's noisy zero counts.
+  int empty_label(uint64_t key) const {
+    Rng r = Rng(key).derive("empty-leaf");
+    return static_cast<int>(r.below(classes.size()));
+  }
+  void empty_noisy(uint64_t key, std::vector<double>& out) const {
+    Rng r = Rng(key).derive("jpw-noise");
+    // §2.1 JPW original: Lap(tau/eps) on every count of every leaf, empty ones included.
+    for (std::size_t c = 0; c < classes.size(); ++c) out[c] = laplace_mechanism(r, 0.0, 1.0, eps_tree);
+  }
+
+  Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override {
+    Predictions p;
+    p.task = TaskKind::kClassification;
+    p.n_classes = n_classes_all;
+    p.value.assign(rows.size() * static_cast<std::size_t>(n_classes_all), 0.0);
+    p.label.assign(rows.size(), 0);
+    const std::size_t K = classes.size();
+    std::vector<double> acc(K), tmp(K);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      std::fill(acc.begin(), acc.end(), 0.0);
+      for (std::size_t t = 0; t < trees.size(); ++t) {
+        const RouteResult r = trees[t].route(schema, data, rows[i]);
+        if (r.abstain) continue;  // §1.7: a value outside the tree's domain: the tree abstains
+        if (spec.release == RdfRelease::kJpwOriginal) {
+          if (r.leaf >= 0) {
+            const float* v = noisy[t].data() + static_cast<std::size_t>(r.leaf) * K;
+            for (std::size_t c = 0; c < K; ++c) acc[c] += v[c];
+          } else {
+            empty_noisy(r.virtual_key, tmp);
+            for (std::size_t c = 0; c < K; ++c) acc[c] += tmp[c];
+          }
+        } else {
+          const int l = r.leaf >= 0 ? labels[t][static_cast<std::size_t>(r.leaf)] : empty_label(r.virtual_key);
+          acc[static_cast<std::size_t>(l)] += 1.0;
+        }
+      }
+      // Majority vote (or largest summed noisy count); ties to the lowest class (§1.7).
+      const std::size_t best = static_cast<std::size_t>(std::max_element(acc.begin(), acc.end()) - acc.begin());
+      p.label[i] = classes[best];
+      double total = 0.0;
+      for (double a : acc) total += std::max(0.0, a);
+      double* out = p.value.data() + i * static_cast<std::size_t>(n_classes_all);
+      for (std::size_t c = 0; c < K; ++c)
+        out[classes[c]] = total > 0 ? std::max(0.0, acc[c]) / total : 1.0 / static_cast<double>(K);
+    }
+    return p;
+  }
+
+  ModelStats stats() const override {
+    ModelStats s;
+    s.n_trees = trees.size();
+    s.n_leaves = static_cast<std::size_t>(std::llround(diag.total_leaves));
+    s.empty_leaf_fraction = diag.empty_leaf_fraction;
+    s.mean_depth = diag.depth;
+    return s;
+  }
+
+  std::string describe() const override {
+    JsonWriter w;
+    w.begin_object();
+    w.field("algorithm", spec.algorithm).field("n_trees", static_cast<int>(trees.size())).field("depth", schema.depth);
+    w.field("disjoint", spec.disjoint).field("domains_from_training", spec.domains_from_training);
+    w.field("epsilon_per_tree", std::isfinite(eps_tree) ? eps_tree : -1.0);
+    w.field("leaf_mechanism", to_string(spec.mechanism));
+    w.field("empty_leaf_fraction", diag.empty_leaf_fraction).field("flipped_fraction", diag.flipped_fraction);
+    w.field("mean_smooth_sensitivity", diag.mean_smooth_sensitivity).field("total_leaves", diag.total_leaves);
+    w.key("stored_leaves").begin_array();
+    for (const auto& t : trees) w.value(static_cast<int64_t>(t.n_leaves()));
+    w.end_array();
+    w.field("ledger", ledger_summary);
+    w.end_object();
+    return w.str();
+  }
+};
+
+}  // namespace
+
+const RdfDiagnostics* rdf_diagnostics(const Model& model) {
+  const auto* m = dynamic_cast<const RdfModel*>(&model);
+  return m ? &m->diag : nullptr;
+}
+
+std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx, const RdfSpec& spec) {
+  require(data.task() == TaskKind::kClassification, spec.algorithm, ": classification only");
+  require(spec.n_trees >= 1 && spec.depth >= 0, spec.algorithm, ": n_trees must be >= 1 and depth >= 0");
+  const bool priv = std::isfinite(spec.epsilon);
+  if (priv) check_epsilon(spec.epsilon, spec.algorithm.c_str());
+  auto model = std::make_unique<RdfModel>();
+  RdfModel& M = *model;
+  M.spec = spec;
+  M.n_classes_all = static_cast<int>(data.n_classes());
+  // C = the labels present in the training data (§1.6).
+  std::vector<int> idx_of(data.n_classes(), -1);
+  for (uint32_t r : rows) idx_of[static_cast<std::size_t>(data.label(r))] = 0;
+  for (std::size_t c = 0; c < idx_of.size(); ++c)
+    if (idx_of[c] == 0) {
+      idx_of[c] = static_cast<int>(M.classes.size());
+      M.classes.push_back(static_cast<int>(c));
+    }
+  require(!M.classes.empty(), spec.algorithm, ": no training rows");
+  const std::size_t K = M.classes.size();
+  M.schema = random_tree_schema(data, rows, spec.domains_from_training, spec.depth);
+  M.diag.depth = spec.depth;
+
+  // §1.5: shuffle, cut into tau subsets of floor(n / tau) rows (leftovers unused), or all rows per tree.
+  const auto T = static_cast<std::size_t>(spec.n_trees);
+  std::vector<uint32_t> order(rows.begin(), rows.end());
+  std::size_t q = order.size();
+  if (spec.disjoint) {
+    Rng shuffle_rng = ctx.rng.derive("tree-rows");
+    shuffle_rng.shuffle(std::span<uint32_t>(order));
+    q = order.size() / T;
+  }
+  // Budget: disjoint subsets compose in parallel, so every tree's leaves use the whole epsilon;
+  // with all rows in every tree the trees compose sequentially, epsilon / tau each (eq. 14).
+  M.eps_tree = priv ? (spec.disjoint ? spec.epsilon : spec.epsilon / spec.n_trees) : spec.epsilon;
+  PrivacyLedger::ScopeId forest_scope = PrivacyLedger::kRoot;
+  if (priv)
+    forest_scope = ctx.ledger.open_scope(PrivacyLedger::kRoot, spec.disjoint ? Composition::kParallel : Composition::kSequential,
+                                         spec.algorithm + " forest");
+  const char* mech_name = spec.release == RdfRelease::kLabel ? to_string(spec.mechanism) : "laplace";
+
+  double empty_sum = 0.0, flipped_sum = 0.0, sens_sum = 0.0, leaves_sum = 0.0;
+  std::vector<int32_t> counts;
+  std::vector<int8_t> first_seen;
+  const Rng tree_base = ctx.rng.derive("tree");
+  for (std::size_t t = 0; t < T; ++t) {
+    RandomTree tree(tree_base.derive(static_cast<uint64_t>(t)).key(), M.schema);
+    counts.clear();
+    first_seen.clear();
+    const std::size_t begin = spec.disjoint ? t * q : 0, end = begin + q;
+    for (std::size_t i = begin; i < end; ++i) {
+      const uint32_t row = order[i];
+      const int32_t leaf = tree.route_grow(M.schema, data, row);
+      if (leaf < 0) continue;
+      const auto l = static_cast<std::size_t>(leaf);
+      if (counts.size() < (l + 1) * K) {
+        counts.resize((l + 1) * K, 0);
+        first_seen.resize((l + 1) * K, -1);
+      }
+      const auto c = static_cast<std::size_t>(idx_of[static_cast<std::size_t>(data.label(row))]);
+      if (counts[l * K + c]++ == 0) {
+        int8_t seen = 0;
+        for (std::size_t k = 0; k < K; ++k) seen = static_cast<int8_t>(seen + (first_seen[l * K + k] >= 0));
+        first_seen[l * K + c] = seen;
+      }
+    }
+    const std::size_t L = tree.n_leaves();  // every stored leaf received at least one row
+    counts.resize(L * K, 0);
+    first_seen.resize(L * K, -1);
+    if (priv) {
+      // One charge per tree: the leaves of a tree hold disjoint rows (parallel composition, §4.2).
+      const PrivacyLedger::ScopeId ts = ctx.ledger.open_scope(forest_scope, Composition::kSequential, "tree");
+      ctx.ledger.charge(ts, mech_name, M.eps_tree, 1.0, spec.certified);
+    }
+    std::vector<int16_t> lab;
+    std::vector<float> nz;
+    if (spec.release == RdfRelease::kJpwOriginal) nz.resize(L * K);
+    else lab.resize(L);
+    std::size_t flipped = 0;
+    double sens = 0.0;
+    std::vector<double> noisy(K);
+    for (std::size_t l = 0; l < L; ++l) {
+      std::span<const int32_t> n(counts.data() + l * K, K);
+      Rng leaf_rng = Rng(tree.leaf_key(static_cast<int32_t>(l))).derive("leaf-release");
+      const auto truth = static_cast<int>(std::max_element(n.begin(), n.end()) - n.begin());  // first maximum
+      if (priv) sens += smooth_sensitivity(majority_gap(n), M.eps_tree);
+      if (spec.release == RdfRelease::kLabel) {
+        lab[l] = static_cast<int16_t>(priv ? release_leaf_label(spec.mechanism, n, M.eps_tree, leaf_rng)
+                                           : release_leaf_label(LeafMechanism::kMajority, n, 0.0, leaf_rng));
+      } else if (spec.release == RdfRelease::kJpwCoded) {
+        // §2.1 v1 (authors' JAG code): noisy_c = max(0, trunc(n_c + Lap(tau/eps))), argmax; ties to the
+        // class first seen in the leaf, then absent classes in class order. Laplace mechanism with
+        // add/remove sensitivity 1 per leaf histogram (one record changes one count by one).
+        for (std::size_t c = 0; c < K; ++c)
+          noisy[c] = std::max(0.0, std::trunc(laplace_mechanism(leaf_rng, n[c], 1.0, M.eps_tree)));
+        std::size_t best = 0;
+        auto rank = [&](std::size_t c) {
+          const int8_t s = first_seen[l * K + c];
+          return s >= 0 ? static_cast<int>(s) : 1000 + static_cast<int>(c);
+        };
+        for (std::size_t c = 1; c < K; ++c)
+          if (noisy[c] > noisy[best] || (noisy[c] == noisy[best] && rank(c) < rank(best))) best = c;
+        lab[l] = static_cast<int16_t>(best);
+      } else {
+        // §2.1 v2: Laplace(tau/eps) on every class count (sensitivity 1), kept for summing.
+        for (std::size_t c = 0; c < K; ++c)
+          nz[l * K + c] = static_cast<float>(laplace_mechanism(leaf_rng, n[c], 1.0, M.eps_tree));
+      }
+      if (!lab.empty() && lab[l] != truth) ++flipped;
+    }
+    const double total = tree.total_leaves(M.schema);
+    leaves_sum += total;
+    empty_sum += total > 0 ? 1.0 - static_cast<double>(L) / total : 0.0;
+    flipped_sum += L > 0 ? static_cast<double>(flipped) / static_cast<double>(L) : 0.0;
+    sens_sum += L > 0 ? sens / static_cast<double>(L) : 0.0;
+    M.trees.push_back(std::move(tree));
+    M.labels.push_back(std::move(lab));
+    M.noisy.push_back(std::move(nz));
+  }
+  M.diag.empty_leaf_fraction = empty_sum / static_cast<double>(T);
+  M.diag.flipped_fraction = flipped_sum / static_cast<double>(T);
+  M.diag.mean_smooth_sensitivity = sens_sum / static_cast<double>(T);
+  M.diag.total_leaves = leaves_sum;
+  if (priv) {
+    ctx.ledger.check_within(spec.epsilon, spec.algorithm);
+    M.ledger_summary = ctx.ledger.summary();
+  }
+  return model;
+}
+
+}  // namespace dpf

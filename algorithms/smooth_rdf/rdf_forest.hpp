@@ -1,0 +1,46 @@
+// Fitting and predicting a forest of data-independent random trees (random_tree.hpp) whose only
+// contact with the data is one pass of leaf counting: the smooth-sensitivity forest of Fletcher &
+// Islam (2017) and its variants, and JPW (Jagannathan et al. 2009/2012) as Fletcher & Islam ran it.
+#pragma once
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "algorithms/smooth_rdf/leaf_label.hpp"
+#include "algorithms/smooth_rdf/random_tree.hpp"
+#include "core/tree/model.hpp"
+
+namespace dpf {
+
+enum class RdfRelease {
+  kLabel,        // one label per non-empty leaf by `mechanism`; empty leaves uniform (§1.6); majority vote
+  kJpwCoded,     // JPW as the authors coded it: argmax of max(0, trunc(n_c + Lap(tau/eps))) (§2.1 v1)
+  kJpwOriginal,  // JPW original: Lap(tau/eps) on every count of every leaf, noisy counts summed over trees (§2.1 v2)
+};
+
+struct RdfSpec {
+  std::string algorithm;
+  int n_trees = 100;
+  int depth = 1;
+  bool disjoint = true;               // §1.5: disjoint equal-size subsets, full epsilon per tree
+  bool domains_from_training = true;  // §1.2: the authors' code takes domains from the training data
+  double epsilon = std::numeric_limits<double>::infinity();  // infinity: non-private
+  RdfRelease release = RdfRelease::kLabel;
+  LeafMechanism mechanism = LeafMechanism::kSmooth;
+  bool certified = true;              // whether the ledger charge is a guarantee (privacy.md §6.1)
+};
+
+std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx, const RdfSpec& spec);
+
+// Diagnostics of a fitted forest (smooth-rdf.md §1.6 "Diagnostics the paper reports").
+struct RdfDiagnostics {
+  double empty_leaf_fraction = 0.0;  // mean over trees of empty leaves / all leaves (Table 3)
+  double flipped_fraction = 0.0;     // mean over trees of non-empty leaves whose label != true majority (Fig. 8)
+  double mean_smooth_sensitivity = 0.0;  // mean over trees of mean e^(-j eps) over non-empty leaves (Fig. 5b)
+  double total_leaves = 0.0;
+  int depth = 0;
+};
+// nullptr when the model is not an RDF forest.
+const RdfDiagnostics* rdf_diagnostics(const Model& model);
+
+}  // namespace dpf
