@@ -1,7 +1,9 @@
 #include "algorithms/cart/cart.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <numeric>
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
@@ -38,30 +40,114 @@ double CartSplit::proxy_of_children(double nl, double nr) const {
   return v;
 }
 
+const std::vector<uint32_t>& CartSplit::ranks(const Dataset& data, int f) {
+  if (ranked_data_ != &data) {
+    ranked_data_ = &data;
+    rank_.assign(data.n_features(), {});
+  }
+  std::vector<uint32_t>& rank = rank_[static_cast<std::size_t>(f)];
+  if (rank.empty()) {
+    std::span<const double> col = data.column(static_cast<std::size_t>(f));
+    std::vector<uint32_t> order(data.n_rows());
+    std::iota(order.begin(), order.end(), 0u);
+    // The order of std::pair<double, uint32_t>'s operator<: by value, ties by row index.
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return col[a] < col[b] || (!(col[b] < col[a]) && a < b);
+    });
+    rank.resize(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
+  }
+  return rank;
+}
+
+void CartSplit::sort_rows(const NodeView& node, int f) {
+  const std::size_t n = node.rows.size();
+  sorted_rows_.resize(n);
+  const std::size_t n_data = node.data.n_rows();
+  if (n_data * node.data.n_features() > kMaxRankedEntries || n_data > (std::size_t{1} << 32) - 1) {
+    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
+    pair_scratch_.clear();
+    for (uint32_t r : node.rows) pair_scratch_.emplace_back(col[r], r);
+    std::sort(pair_scratch_.begin(), pair_scratch_.end());
+    for (std::size_t i = 0; i < n; ++i) sorted_rows_[i] = pair_scratch_[i].second;
+    return;
+  }
+  // Keys rank << 32 | row: distinct rows have distinct ranks, so sorting the keys sorts by
+  // (value, row); bootstrap copies of a row have equal keys and stay together.
+  const std::vector<uint32_t>& rank = ranks(node.data, f);
+  keys_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const uint32_t r = node.rows[i];
+    keys_[i] = (static_cast<uint64_t>(rank[r]) << 32) | r;
+  }
+  if (n < 256) {
+    std::sort(keys_.begin(), keys_.end());
+  } else {
+    // LSD radix sort on the rank bits, 8 bits per pass (stable, so earlier passes keep their order).
+    const int rank_bits = std::bit_width(n_data - 1);
+    keys_tmp_.resize(n);
+    for (int shift = 32; shift < 32 + rank_bits; shift += 8) {
+      std::size_t count[257] = {};
+      for (uint64_t k : keys_) ++count[((k >> shift) & 255u) + 1];
+      for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+      for (uint64_t k : keys_) keys_tmp_[count[(k >> shift) & 255u]++] = k;
+      keys_.swap(keys_tmp_);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) sorted_rows_[i] = static_cast<uint32_t>(keys_[i]);
+}
+
 bool CartSplit::best_threshold(const NodeView& node, int f, Best& best) {
   std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
   std::span<const double> y = node.data.y();
-  scratch_.clear();
-  for (uint32_t r : node.rows) scratch_.emplace_back(col[r], r);
-  std::sort(scratch_.begin(), scratch_.end());
-  if (!(scratch_.back().first > scratch_.front().first)) return false;  // constant at this node
-  const std::size_t n = scratch_.size();
+  sort_rows(node, f);
+  const std::size_t n = sorted_rows_.size();
+  xs_.resize(n);
+  ys_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    xs_[i] = col[sorted_rows_[i]];
+    ys_[i] = y[sorted_rows_[i]];
+  }
+  if (!(xs_[n - 1] > xs_[0])) return false;  // constant at this node
   const auto msl = static_cast<std::size_t>(p_.min_samples_leaf);
-  std::fill(left_.begin(), left_.end(), 0.0);
-  const bool clf = task_ == TaskKind::kClassification;
-  for (std::size_t i = 0; i + 1 < n; ++i) {
-    double yi = y[scratch_[i].second];
-    if (clf) left_[static_cast<std::size_t>(yi)] += 1;
-    else left_[0] += yi;
-    if (scratch_[i + 1].first <= scratch_[i].first) continue;  // no threshold between equal values
-    const std::size_t nl = i + 1, nr = n - nl;
-    if (nl < msl || nr < msl) continue;
-    double proxy = proxy_of_children(static_cast<double>(nl), static_cast<double>(nr));
+  if (n < 2 * msl) return true;
+  // A threshold after position i leaves nl = i + 1 rows left and n - nl right: only
+  // i in [msl - 1, n - msl - 1] can be a split; rows before only add to the left statistics.
+  const std::size_t first = msl - 1, last = n - msl - 1;
+  const double* xs = xs_.data();
+  const double* ys = ys_.data();
+  auto consider = [&](std::size_t i, double proxy) {
     if (proxy > best.proxy) {
-      double thr = 0.5 * (scratch_[i].first + scratch_[i + 1].first);
-      if (!(thr > scratch_[i].first)) thr = scratch_[i + 1].first;  // midpoint rounded down onto x_i
+      double thr = 0.5 * (xs[i] + xs[i + 1]);
+      if (!(thr > xs[i])) thr = xs[i + 1];  // midpoint rounded down onto x_i
       best = {proxy, f, thr};
     }
+  };
+  if (task_ == TaskKind::kClassification && n_classes_ == 2) {
+    // Binary Gini, the arithmetic of proxy_of_children on exact integer counts.
+    const double t0 = total_[0], t1 = total_[1];
+    double l1 = 0;
+    for (std::size_t i = 0; i < first; ++i) l1 += ys[i];
+    for (std::size_t i = first; i <= last; ++i) {
+      l1 += ys[i];
+      if (xs[i + 1] <= xs[i]) continue;  // no threshold between equal values
+      const double nl = static_cast<double>(i + 1), nr = static_cast<double>(n - i - 1);
+      const double l0 = nl - l1, r0 = t0 - l0, r1 = t1 - l1;
+      consider(i, (l0 * l0 + l1 * l1) / nl + (r0 * r0 + r1 * r1) / nr);
+    }
+    return true;
+  }
+  std::fill(left_.begin(), left_.end(), 0.0);
+  const bool clf = task_ == TaskKind::kClassification;
+  auto add = [&](std::size_t i) {
+    if (clf) left_[static_cast<std::size_t>(ys[i])] += 1;
+    else left_[0] += ys[i];
+  };
+  for (std::size_t i = 0; i < first; ++i) add(i);
+  for (std::size_t i = first; i <= last; ++i) {
+    add(i);
+    if (xs[i + 1] <= xs[i]) continue;
+    consider(i, proxy_of_children(static_cast<double>(i + 1), static_cast<double>(n - i - 1)));
   }
   return true;
 }
@@ -107,7 +193,8 @@ std::optional<SplitChoice> CartSplit::choose(const NodeView& node, Rng& rng, Pri
   }
   if (pure) return std::nullopt;
 
-  std::vector<int> order(node.active.begin(), node.active.end());
+  std::vector<int>& order = order_;
+  order.assign(node.active.begin(), node.active.end());
   Best best;
   int visited = 0;
   for (std::size_t i = 0; i < order.size() && visited < k_; ++i) {

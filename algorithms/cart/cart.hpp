@@ -40,13 +40,28 @@ class CartSplit : public SplitPolicy {
   bool best_threshold(const NodeView& node, int f, Best& best);
   bool random_threshold(const NodeView& node, int f, Rng& rng, Best& best);
   double proxy_of_children(double n_left, double n_right) const;
+  // The node's rows in the order of their (value of f, row index) pairs, into sorted_rows_.
+  void sort_rows(const NodeView& node, int f);
+  const std::vector<uint32_t>& ranks(const Dataset& data, int f);
 
   const CartParams& p_;
   int k_;
   TaskKind task_;
   int n_classes_;
-  std::vector<std::pair<double, uint32_t>> scratch_;
   std::vector<double> left_, total_;
+  // Presorted once per fit (the policy lives for one fit on one dataset): rank_[f][row] is the
+  // position of row in the order of (value of f, row index) over every data row, built on first use.
+  // A node then sorts integer keys (rank << 32 | row) by radix instead of comparing (value, row)
+  // pairs, which gives exactly the same order. Data sets with more than kMaxRankedEntries cells keep
+  // the per-node pair sort (pair_scratch_) to bound memory.
+  static constexpr std::size_t kMaxRankedEntries = std::size_t{1} << 25;
+  const Dataset* ranked_data_ = nullptr;
+  std::vector<std::vector<uint32_t>> rank_;
+  std::vector<std::pair<double, uint32_t>> pair_scratch_;
+  std::vector<uint64_t> keys_, keys_tmp_;
+  std::vector<uint32_t> sorted_rows_;
+  std::vector<double> xs_, ys_;  // the sorted rows' values of f and targets
+  std::vector<int> order_;       // candidate features in visiting order
 };
 
 std::vector<AlgorithmInfo> cart_algorithms();  // rf, ert
