@@ -77,7 +77,8 @@ class MrfPolicy : public HonestPolicy {
 
 std::vector<AlgorithmInfo> mrf_algorithms();  // multinomial-rf, multinomial-rf-dp
 
-// The algorithms of the multinomial-rf paper: multinomial-rf, multinomial-rf-dp, brf, denil14.
+// The algorithms of the multinomial-rf paper: multinomial-rf, multinomial-rf-dp, brf, denil14,
+// comprf-c, comprf-i.
 std::vector<AlgorithmInfo> multinomial_rf_algorithms();
 
 }  // namespace dpf

@@ -3,6 +3,7 @@
 
 #include "algorithms/brf/brf.hpp"
 #include "algorithms/common/forest_fit.hpp"
+#include "algorithms/comprf/comprf.hpp"
 #include "algorithms/denil14/denil14.hpp"
 #include "algorithms/mrf/mrf.hpp"
 #include "core/tree/forest.hpp"
@@ -148,6 +149,7 @@ std::vector<AlgorithmInfo> multinomial_rf_algorithms() {
   std::vector<AlgorithmInfo> all = mrf_algorithms();
   for (auto& a : brf_algorithms()) all.push_back(std::move(a));
   for (auto& a : denil14_algorithms()) all.push_back(std::move(a));
+  for (auto& a : comprf_algorithms()) all.push_back(std::move(a));
   return all;
 }
 

@@ -139,7 +139,7 @@ TEST_SUITE("unit") {
 
   TEST_CASE("same seed, same forest; baselines fit and predict every row") {
     Dataset d = dpf::test::synthetic(300, TaskKind::kClassification);
-    for (const std::string a : {"multinomial-rf", "brf", "denil14"}) {
+    for (const std::string a : {"multinomial-rf", "brf", "denil14", "comprf-c", "comprf-i"}) {
       auto f1 = dpf::test::fit_registry(a, {{"n_trees", "4"}}, d, 9);
       auto f2 = dpf::test::fit_registry(a, {{"n_trees", "4"}}, d, 9);
       std::vector<uint32_t> rows = all_rows(d.n_rows());
@@ -177,5 +177,28 @@ TEST_SUITE("reproduction") {
     const double acc = 100 * sum / 10;
     MESSAGE("MRF on Car, one 10-fold repeat: " << acc);
     CHECK(std::abs(acc - 96.30) <= 1.5);
+  }
+}
+
+TEST_SUITE("unit") {
+  TEST_CASE("CompRF one-vs-one: a three-class problem separated by distance is learned") {
+    // Three well-separated clusters on f0 (class = which third); the pivot splits must isolate them.
+    Schema s;
+    s.features.push_back(Feature{"f0", FeatureKind::kNumeric, 0.0, 3.0, {}});
+    s.features.push_back(Feature{"f1", FeatureKind::kNumeric, 0.0, 1.0, {}});
+    s.target.classes = {"a", "b", "c"};
+    Dataset d("clusters", s);
+    Rng rng(3);
+    for (int i = 0; i < 240; ++i) {
+      const int c = i % 3;
+      const double x[2] = {c + 0.3 * rng.uniform(), rng.uniform() * 0.1};
+      d.add_row(x, c);
+    }
+    for (const std::string a : {"comprf-c", "comprf-i"}) {
+      auto f = dpf::test::fit_registry(a, {{"n_trees", "10"}}, d);
+      std::vector<uint32_t> rows = all_rows(d.n_rows());
+      CHECK(accuracy(d.labels(), f.model->predict(d, rows).label) > 0.95);
+      CHECK(f.model->stats().n_trees == 30);  // 3 class pairs x 10 trees
+    }
   }
 }
