@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""multinomial-rf Fig. 5: distribution of single-tree test accuracy, MRF vs Breiman RF, one violin pair
+per dataset (each row of results.csv is one tree: the config fits one-tree forests). Reads only
+results.csv. usage: figure_5.py RESULT_DIR"""
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import load_rows, metric, plt, save  # noqa: E402
+
+LABELS = ["MRF tree", "RF tree"]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    result_dir = sys.argv[1]
+    rows = load_rows(result_dir)
+    acc = defaultdict(list)
+    datasets = []
+    for r in rows:
+        if r["dataset"] not in datasets:
+            datasets.append(r["dataset"])
+        acc[(r["dataset"], r["label"])].append(100 * metric(r, "accuracy"))
+    fig, ax = plt.subplots(figsize=(1.8 * len(datasets) + 2, 4))
+    lines = ["| dataset | " + " | ".join(f"{l} mean ± sd (n)" for l in LABELS) + " |", "|---|---|---|"]
+    for i, d in enumerate(datasets):
+        cells = []
+        for j, label in enumerate(LABELS):
+            v = acc.get((d, label))
+            if not v:
+                cells.append("—")
+                continue
+            parts = ax.violinplot([v], positions=[3 * i + j], widths=0.9, showmeans=True)
+            for b in parts["bodies"]:
+                b.set_facecolor("C0" if j == 0 else "C1")
+            cells.append(f"{statistics.mean(v):.2f} ± {statistics.stdev(v) if len(v) > 1 else 0:.2f} ({len(v)})")
+        lines.append(f"| {d} | " + " | ".join(cells) + " |")
+    ax.set_xticks([3 * i + 0.5 for i in range(len(datasets))])
+    ax.set_xticklabels(datasets)
+    ax.set_ylabel("single-tree test accuracy (%)")
+    ax.plot([], [], color="C0", label="MRF tree")
+    ax.plot([], [], color="C1", label="RF tree")
+    ax.legend()
+    ax.grid(alpha=0.3, axis="y")
+    ax.set_title("Per-tree accuracy, MRF vs Breiman RF")
+    save(fig, result_dir, "figure-5")
+    with open(os.path.join(result_dir, "figure-5.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
