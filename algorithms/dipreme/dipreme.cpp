@@ -74,6 +74,9 @@ class DiPrimeLearner : public Learner {
 std::unique_ptr<Learner> make_dipreme_learner(DiPrimeParams p) {
   if (std::isfinite(p.epsilon)) check_epsilon_param(p.name, p.epsilon);
   require(p.max_depth >= 1, p.name, ": max_depth must be >= 1 (the budget is divided by d_max)");
+  if (std::isfinite(p.epsilon))
+    require(p.rho > 0 && p.rho < 1, p.name, ": rho must be in (0, 1), got ", p.rho,
+            " (the leaves get (1 - rho) epsilon, dipreme.md §2.2; rho = 1 leaves them no budget)");
   return std::make_unique<DiPrimeLearner>(std::move(p));
 }
 

@@ -178,5 +178,10 @@ TEST_SUITE("unit") {
     p.epsilon = 1;
     p.max_depth = 0;
     CHECK_THROWS_WITH_AS(make_dipreme_learner(p), doctest::Contains("max_depth"), Error);
+    p.max_depth = 3;
+    p.rho = 1;  // no leaf budget left
+    CHECK_THROWS_WITH_AS(make_dipreme_learner(p), doctest::Contains("rho must be in (0, 1)"), Error);
+    p.rho = 0.5;
+    CHECK_NOTHROW(make_dipreme_learner(p));
   }
 }
