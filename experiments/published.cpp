@@ -124,8 +124,15 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
     const std::string id = n["id"].as<std::string>();
     const std::string exp = n["experiment"].as<std::string>();
     const std::string metric = n["metric"].as<std::string>();
-    const double value = n["value"].as<double>();
-    const double tol = n["tolerance"].as<double>();
+    auto number = [&](const char* k) {
+      try {
+        return n[k].as<double>();
+      } catch (const YAML::Exception&) {
+        fail(path, ": ", where, ".", k, ": expected a number");
+      }
+    };
+    const double value = number("value");
+    const double tol = number("tolerance");
     const std::string spread = n["spread"] && !n["spread"].IsNull() ? n["spread"].as<std::string>() : "";
     const std::string source = n["source"] ? n["source"].as<std::string>() : "";
     const std::string why = n["explanation"] ? n["explanation"].as<std::string>() : "";
