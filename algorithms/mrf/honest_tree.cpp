@@ -89,7 +89,7 @@ Tree grow_honest_tree(const Dataset& data, std::span<const int> labels, std::spa
     Pending p = stack.back();
     stack.pop_back();
     std::span<uint32_t> s(S.data() + p.s0, p.s1 - p.s0), e(E.data() + p.e0, p.e1 - p.e0);
-    HonestView view{data, labels, s, e, p.depth, p.scope};
+    HonestView view{data, labels, s, e, p.depth, p.scope, p.s0};
     Rng node_rng = tree_rng.derive("node").derive(static_cast<uint64_t>(p.node));
     tree.mutable_nodes()[static_cast<std::size_t>(p.node)].count = static_cast<int32_t>(s.size() + e.size());
 
@@ -136,7 +136,7 @@ Tree grow_honest_tree(const Dataset& data, std::span<const int> labels, std::spa
       if (opt.stop == HonestStop::kRef && ne <= k) {
         // §1.7 step 5: a child with at most k estimation points is a leaf at once.
         std::span<uint32_t> cs(S.data() + q.s0, q.s1 - q.s0), ce(E.data() + q.e0, q.e1 - q.e0);
-        HonestView cv{data, labels, cs, ce, q.depth, q.scope};
+        HonestView cv{data, labels, cs, ce, q.depth, q.scope, q.s0};
         PrivacyLedger::ScopeId ls = opt.track_privacy ? ledger.open_scope(labels_scope, Composition::kSequential) : -1;
         Rng leaf_rng = tree_rng.derive("node").derive(static_cast<uint64_t>(q.node)).derive("leaf");
         std::fill(out.begin(), out.end(), 0.0);

@@ -40,12 +40,17 @@ struct HonestView {
   std::span<const uint32_t> e;     // estimation points at the node
   int depth = 0;
   PrivacyLedger::ScopeId scope = -1;  // the node's own sequential scope (-1: not private)
+  std::size_t s_offset = 0;  // where s starts in the tree's structure array (policies that keep presorted
+                             // per-feature copies of that array partition them in step with the loop)
 };
 
 class HonestPolicy {
  public:
   virtual ~HonestPolicy() = default;
-  // The split of a node, or nullopt for a leaf. May charge view.scope.
+  // The split of a node, or nullopt for a leaf. May charge view.scope. The root (depth 0) is always
+  // asked first, with s = the whole structure array. After a split is returned, the loop partitions
+  // s so that the rows going left (goes_left) come first; a policy keeping presorted copies partitions
+  // them the same way (stably) in choose().
   virtual std::optional<SplitChoice> choose(const HonestView& node, Rng& rng, PrivacyLedger& ledger) = 0;
   // Fills the leaf's class scores (size C). `scope` is the leaf's own scope (-1: not private).
   virtual void leaf(const HonestView& node, LeafReason why, Rng& rng, PrivacyLedger& ledger,

@@ -28,7 +28,7 @@ int mrf_default_depth(std::size_t n, double partition_rate, int min_leaf) {
 
 MrfPolicy::MrfPolicy(const MrfParams& p, int n_features, int n_classes)
     : p_(p), n_features_(n_features), n_classes_(n_classes), search_(n_classes),
-      gains_(static_cast<std::size_t>(n_features)) {}
+      gains_(static_cast<std::size_t>(n_features)), sorted_(static_cast<std::size_t>(n_features)) {}
 
 // Candidate values and their gains for feature f at the node (§1.3, eq. 4); false if the feature is
 // not a candidate (fewer than 2 distinct structure values).
@@ -36,9 +36,53 @@ bool MrfPolicy::gains_of(const HonestView& node, int f, std::vector<SplitGain>& 
   const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
   std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
   const bool discrete = feat.kind == FeatureKind::kCategorical && !p_.all_continuous;
-  const std::size_t distinct = discrete ? search_.one_vs_rest(col, node.labels, node.s, out)
-                                        : search_.numeric(col, node.labels, node.s, out);
+  std::size_t distinct = 0;
+  if (discrete) {
+    distinct = search_.one_vs_rest(col, node.labels, node.s, out);
+  } else if (presorted(node, f)) {
+    std::span<const uint32_t> seg(sorted_[static_cast<std::size_t>(f)].data() + node.s_offset, node.s.size());
+    distinct = search_.numeric_sorted(col, node.labels, seg, out);
+  } else {
+    distinct = search_.numeric(col, node.labels, node.s, out);
+  }
   return distinct >= 2;
+}
+
+bool MrfPolicy::presorted(const HonestView& node, int f) const {
+  const auto& v = sorted_[static_cast<std::size_t>(f)];
+  return !v.empty() && node.s_offset + node.s.size() <= v.size();
+}
+
+void MrfPolicy::presort(const HonestView& node) {
+  for (int f = 0; f < n_features_; ++f) {
+    auto& v = sorted_[static_cast<std::size_t>(f)];
+    v.clear();
+    const bool discrete = node.data.schema().features[static_cast<std::size_t>(f)].kind == FeatureKind::kCategorical &&
+                          !p_.all_continuous;
+    if (discrete) continue;
+    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
+    v.assign(node.s.begin(), node.s.end());
+    std::sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return col[a] < col[b]; });
+  }
+  left_.assign(node.data.n_rows(), 0);
+}
+
+// The loop will send the split's left rows to the front of the node's range; keep every presorted
+// copy in step (stable, so each child's segment stays sorted).
+void MrfPolicy::partition_presorted(const HonestView& node, const SplitChoice& c) {
+  for (uint32_t r : node.s) left_[r] = goes_left(node.data, c, r) ? 1 : 0;
+  for (int f = 0; f < n_features_; ++f) {
+    if (!presorted(node, f)) continue;
+    auto& v = sorted_[static_cast<std::size_t>(f)];
+    auto* seg = v.data() + node.s_offset;
+    tmp_.clear();
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < node.s.size(); ++i) {
+      if (left_[seg[i]]) seg[w++] = seg[i];
+      else tmp_.push_back(seg[i]);
+    }
+    std::copy(tmp_.begin(), tmp_.end(), seg + w);
+  }
 }
 
 // Min-max normalisation (§1.5 step 2; all equal -> all 0) then one draw with P ∝ exp(b Î / 2):
@@ -53,6 +97,7 @@ std::size_t MrfPolicy::draw(Rng& rng, std::vector<double>& v, double b) {
 }
 
 std::optional<SplitChoice> MrfPolicy::choose(const HonestView& node, Rng& rng, PrivacyLedger& ledger) {
+  if (node.depth == 0) presort(node);
   cand_.clear();
   score_.clear();
   for (int f = 0; f < n_features_; ++f) {
@@ -87,6 +132,7 @@ std::optional<SplitChoice> MrfPolicy::choose(const HonestView& node, Rng& rng, P
     c.kind = SplitKind::kThreshold;  // x < t -> child 0
     c.threshold = v.threshold;
   }
+  partition_presorted(node, c);
   return c;
 }
 
@@ -114,6 +160,7 @@ void MrfPolicy::leaf(const HonestView& node, LeafReason why, Rng& rng, PrivacyLe
 }
 
 std::vector<double> MrfPolicy::feature_probabilities(const HonestView& node, std::vector<int>& features) {
+  if (node.depth == 0) presort(node);
   cand_.clear();
   score_.clear();
   for (int f = 0; f < n_features_; ++f) {

@@ -65,6 +65,9 @@ class MrfPolicy : public HonestPolicy {
 
  private:
   bool gains_of(const HonestView& node, int f, std::vector<SplitGain>& out);
+  bool presorted(const HonestView& node, int f) const;
+  void presort(const HonestView& node);                          // at the root of every tree
+  void partition_presorted(const HonestView& node, const SplitChoice& c);
   std::size_t draw(Rng& rng, std::vector<double>& normalised, double b);
 
   MrfParams p_;
@@ -73,6 +76,11 @@ class MrfPolicy : public HonestPolicy {
   std::vector<std::vector<SplitGain>> gains_;
   std::vector<int> cand_;
   std::vector<double> score_;
+  // Presorted structure rows per numeric feature, laid out like the loop's structure array: a node's
+  // rows are [s_offset, s_offset + |s|), sorted by the feature (design.md §6: presort once per fit).
+  std::vector<std::vector<uint32_t>> sorted_;
+  std::vector<char> left_;
+  std::vector<uint32_t> tmp_;
 };
 
 std::vector<AlgorithmInfo> mrf_algorithms();  // multinomial-rf, multinomial-rf-dp

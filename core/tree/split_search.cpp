@@ -26,20 +26,29 @@ double GiniSplitSearch::gain(std::span<const double> left, std::span<const doubl
 
 std::size_t GiniSplitSearch::numeric(std::span<const double> column, std::span<const int> labels,
                                      std::span<const uint32_t> rows, std::vector<SplitGain>& out) {
-  out.clear();
   items_.clear();
+  for (uint32_t r : rows) items_.push_back({column[r], labels[r]});
+  std::sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) { return a.v < b.v; });
+  return sweep(out);
+}
+
+std::size_t GiniSplitSearch::numeric_sorted(std::span<const double> column, std::span<const int> labels,
+                                            std::span<const uint32_t> sorted_rows, std::vector<SplitGain>& out) {
+  items_.clear();
+  for (uint32_t r : sorted_rows) items_.push_back({column[r], labels[r]});
+  return sweep(out);
+}
+
+std::size_t GiniSplitSearch::sweep(std::vector<SplitGain>& out) {
+  out.clear();
   std::fill(total_.begin(), total_.end(), 0.0);
-  for (uint32_t r : rows) {
-    items_.push_back({column[r], labels[r]});
-    total_[static_cast<std::size_t>(labels[r])] += 1;
-  }
+  for (const Item& it : items_) total_[static_cast<std::size_t>(it.c)] += 1;
   const std::size_t n = items_.size();
   const double dn = static_cast<double>(n);
   double st = 0;
   for (double t : total_) st += t * t;
   node_gini_ = n ? 1.0 - st / (dn * dn) : 0.0;
   if (n == 0) return 0;
-  std::sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) { return a.v < b.v; });
 
   // Running sums of squared class counts: moving one row of class c from right to left changes
   // n_lc^2 by 2 n_lc + 1 and n_rc^2 by -(2 n_rc - 1).

@@ -38,6 +38,10 @@ class GiniSplitSearch {
   std::size_t numeric(std::span<const double> column, std::span<const int> labels, std::span<const uint32_t> rows,
                       std::vector<SplitGain>& out);
 
+  // As numeric(), for rows already sorted by column value (a presorted index): no sort, O(n + C).
+  std::size_t numeric_sorted(std::span<const double> column, std::span<const int> labels,
+                             std::span<const uint32_t> sorted_rows, std::vector<SplitGain>& out);
+
   // Every value v present in column[rows] (category codes), as the partition x == v vs x != v, in
   // increasing code order; with n_values > 0 every code 0..n_values-1, present or not (gain 0 when
   // absent). Returns the number of distinct values present.
@@ -61,6 +65,7 @@ class GiniSplitSearch {
     double v;
     int c;
   };
+  std::size_t sweep(std::vector<SplitGain>& out);  // items_ sorted by value
   int n_classes_;
   std::vector<Item> items_;
   std::vector<double> left_, total_;
