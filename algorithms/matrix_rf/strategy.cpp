@@ -17,8 +17,14 @@ GramOperator GramOperator::dense(const MatrixXd& g) {
   GramOperator op;
   op.n = g.rows();
   op.diag = g.diagonal();
+  op.matrix = g;
   op.apply = [g](const MatrixXd& v) -> MatrixXd { return g * v; };
   return op;
+}
+
+GramOperator GramOperator::densified() const {
+  if (matrix.size() > 0) return *this;
+  return dense(apply(MatrixXd::Identity(n, n)));
 }
 
 GramOperator GramOperator::diag_plus_ones(const VectorXd& a, double beta) {
@@ -33,7 +39,47 @@ GramOperator GramOperator::diag_plus_ones(const VectorXd& a, double beta) {
   return op;
 }
 
+namespace {
+
+// The same objective with n × n matrices: P = (I_n + ΘᵀΘ)⁻¹, f = ⟨SGS, P⟩, H = P·SGS·P,
+// v = (G∘P)·s (§4.1 as printed). Numerically stable for p ≥ n, where the Woodbury form subtracts two
+// large numbers (Σ s²G_xx − tr(R·U·Mᵀ)) once Θ grows.
+double pidentity_loss_dense(const GramOperator& g, int p, const VectorXd& x, VectorXd* grad) {
+  const Index n = g.n;
+  Eigen::Map<const MatrixXd> theta(x.data(), p, n);
+  const VectorXd s = VectorXd::Ones(n) + theta.colwise().sum().transpose();
+  const MatrixXd gd = g.matrix.size() > 0 ? g.matrix : g.apply(MatrixXd::Identity(n, n));
+  const MatrixXd sgs = s.asDiagonal() * gd * s.asDiagonal();
+  Eigen::LLT<MatrixXd> llt(MatrixXd::Identity(n, n) + theta.transpose() * theta);
+  const double inf = std::numeric_limits<double>::infinity();
+  if (llt.info() != Eigen::Success) {
+    if (grad) grad->setZero(x.size());
+    return inf;
+  }
+  const MatrixXd pm = llt.solve(MatrixXd::Identity(n, n));
+  const double f = sgs.cwiseProduct(pm).sum();
+  if (!(f >= 0) || !std::isfinite(f)) {
+    if (grad) grad->setZero(x.size());
+    return inf;
+  }
+  if (grad) {
+    const MatrixXd h = pm * sgs * pm;
+    const VectorXd v = gd.cwiseProduct(pm) * s;
+    MatrixXd gr = -2.0 * theta * h;
+    gr.rowwise() += 2.0 * v.transpose();
+    grad->resize(x.size());
+    Eigen::Map<MatrixXd>(grad->data(), p, n) = gr;
+  }
+  return f;
+}
+
+}  // namespace
+
 double pidentity_loss(const GramOperator& g, int p, const VectorXd& x, VectorXd* grad) {
+  return g.n <= kDenseLimit ? pidentity_loss_dense(g, p, x, grad) : pidentity_loss_implicit(g, p, x, grad);
+}
+
+double pidentity_loss_implicit(const GramOperator& g, int p, const VectorXd& x, VectorXd* grad) {
   const Index n = g.n;
   Eigen::Map<const MatrixXd> theta(x.data(), p, n);
   const VectorXd s = VectorXd::Ones(n) + theta.colwise().sum().transpose();
@@ -93,7 +139,8 @@ PIdentityResult optimise_pidentity(const GramOperator& g, int p, Rng& rng) {
   prm.max_iterations = 15000;
   prm.max_linesearch = 20;
   LBFGSpp::LBFGSBSolver<double> solver(prm);
-  Objective obj{g, p, std::numeric_limits<double>::infinity(), VectorXd()};
+  const GramOperator gd = g.n <= kDenseLimit ? g.densified() : g;  // G formed once per optimisation
+  Objective obj{gd, p, std::numeric_limits<double>::infinity(), VectorXd()};
   const VectorXd lb = VectorXd::Zero(dim);
   const VectorXd ub = VectorXd::Constant(dim, std::numeric_limits<double>::infinity());
   PIdentityResult res;

@@ -12,6 +12,10 @@
 //   ∇f = −2·R·(MS − MSΘᵀRΘ) + 2·1_p vᵀ,  v = diag(G)∘s − Σ_r θ_r ∘ (RM)_r,
 // which is the spec's ∇f = −2ΘH + 2·1vᵀ, H = P(SGS)P, using ΘP = RΘ (no n×n matrix anywhere).
 #pragma once
+// Eigen must not start its own OpenMP threads inside a task (design.md §6: the runner owns threads).
+#ifndef EIGEN_DONT_PARALLELIZE
+#define EIGEN_DONT_PARALLELIZE
+#endif
 #include <Eigen/Dense>
 #include <functional>
 #include <string>
@@ -26,14 +30,20 @@ struct GramOperator {
   Eigen::Index n = 0;
   Eigen::VectorXd diag;                                        // diag(G)
   std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)> apply;  // G·V for V (n × c)
+  Eigen::MatrixXd matrix;  // G itself when it is small enough to hold (set by dense() / densified())
+  GramOperator densified() const;  // a copy holding G (n ≤ kDenseLimit)
   static GramOperator dense(const Eigen::MatrixXd& g);
   // diag(a) + beta·J (the per-attribute Gram of a union-of-Kronecker workload, §4.4 step 2b).
   static GramOperator diag_plus_ones(const Eigen::VectorXd& a, double beta);
 };
 
-// f(Θ) and ∇f for Θ (p × n, column-major in x). Returns +inf (gradient zero) when R cannot be
-// formed or f < 0, as HDMM does (§4.1).
+// f(Θ) and ∇f for Θ (p × n, column-major in x). Returns +inf (gradient zero) when the inverse
+// cannot be formed or f < 0, as HDMM does (§4.1). Domains up to kDenseLimit use the n × n form
+// (stable when p ≥ n: the Woodbury form cancels catastrophically once Θ grows); larger ones the
+// matrix-free form above (p G-products per evaluation).
+inline constexpr Eigen::Index kDenseLimit = 512;
 double pidentity_loss(const GramOperator& g, int p, const Eigen::VectorXd& x, Eigen::VectorXd* grad);
+double pidentity_loss_implicit(const GramOperator& g, int p, const Eigen::VectorXd& x, Eigen::VectorXd* grad);
 
 struct PIdentityResult {
   Eigen::MatrixXd theta;  // p × n, entries ≥ 0

@@ -26,10 +26,12 @@ MatrixXd prefix(int n) {
 GramOperator gram(const MatrixXd& w) { return GramOperator::dense(w.transpose() * w); }
 
 void check_value(const MatrixXd& w, const VectorXd& theta, double f, const std::vector<double>& g) {
-  VectorXd grad;
-  double got = pidentity_loss(gram(w), 1, theta, &grad);
-  CHECK(got == doctest::Approx(f).epsilon(1e-9));
-  for (int j = 0; j < 4; ++j) CHECK(grad[j] == doctest::Approx(g[static_cast<std::size_t>(j)]).epsilon(1e-7));
+  for (int path = 0; path < 2; ++path) {  // n × n form and matrix-free Woodbury form
+    VectorXd grad;
+    double got = path == 0 ? pidentity_loss(gram(w), 1, theta, &grad) : pidentity_loss_implicit(gram(w), 1, theta, &grad);
+    CHECK(got == doctest::Approx(f).epsilon(1e-9));
+    for (int j = 0; j < 4; ++j) CHECK(grad[j] == doctest::Approx(g[static_cast<std::size_t>(j)]).epsilon(1e-7));
+  }
 }
 
 }  // namespace
@@ -51,8 +53,10 @@ TEST_SUITE("unit") {
       GramOperator g = gram(prefix(6));
       VectorXd x(p * 6);
       for (int i = 0; i < x.size(); ++i) x[i] = rng.uniform();
-      VectorXd grad;
-      pidentity_loss(g, p, x, &grad);
+      VectorXd grad, grad_implicit;
+      const double f = pidentity_loss(g, p, x, &grad);
+      CHECK(pidentity_loss_implicit(g, p, x, &grad_implicit) == doctest::Approx(f).epsilon(1e-10));
+      CHECK((grad - grad_implicit).norm() < 1e-8 * grad.norm());
       for (int i = 0; i < x.size(); ++i) {
         const double h = 1e-6;
         VectorXd a = x, b = x;
@@ -73,6 +77,16 @@ TEST_SUITE("unit") {
     CHECK(best == doctest::Approx(105.8086).epsilon(2e-4));
     Rng rng(1);
     CHECK(optimise_pidentity(gram(prefix(64)), 4, rng).loss < 0.45 * 2080);  // spec: 906.78
+  }
+
+  TEST_CASE("p > n: the n × n form stays exact where the Woodbury form cancels (p = 16, n = 2)") {
+    Rng rng(9);
+    MatrixXd w(3, 2);
+    w << 1, 0, 0, 1, 1, 1;
+    GramOperator g = gram(w);
+    Factor f = best_template(g, 16, INFINITY, rng);
+    // The reported loss must be the true loss of the returned strategy: tr(G (AᵀA)⁻¹).
+    CHECK(f.loss == doctest::Approx((g.apply(MatrixXd::Identity(2, 2)) * f.gram_pinv()).trace()).epsilon(1e-9));
   }
 
   TEST_CASE("best_template keeps Identity on Prefix(8), where p-Identity only ties (36.0095 > 36)") {
