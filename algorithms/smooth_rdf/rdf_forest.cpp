@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
@@ -81,6 +82,18 @@ class RdfModel : public Model {
     s.empty_leaf_fraction = diag.empty_leaf_fraction;
     s.mean_depth = diag.depth;
     return s;
+  }
+
+  // Diagnostics as result columns (Table 3/4, Fig. 5b, Fig. 8 read them from results.csv).
+  std::vector<std::pair<std::string, std::string>> extra_columns() const override {
+    auto num = [](double v) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%.6g", v);
+      return std::string(b);
+    };
+    return {{"tree_depth", std::to_string(diag.depth)},
+            {"flipped_fraction", num(diag.flipped_fraction)},
+            {"mean_smooth_sensitivity", num(diag.mean_smooth_sensitivity)}};
   }
 
   std::string describe() const override {
