@@ -78,7 +78,7 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
   a.params.push_back(quirks_param(a.quirks));
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict") || p.get_string("domains") == "public") return "epsilon-DP";
-    return "not epsilon-DP: feature domains (and, for depth_rule jpw, the branching factor) come from the training "
+    return "published, not epsilon-DP: feature domains (and, for depth_rule jpw, the branching factor) come from the training "
            "rows (smooth-rdf.md §1.2); the leaf noise itself is the Laplace mechanism";
   };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {

@@ -86,7 +86,7 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
              "neighbouring leaf counts (0,1) vs (0,2) give a privacy loss of 2.13 at eps = 1, unbounded in j "
              "(privacy.md §6.1)";
     if (p.get_string("domains") == "training")
-      return "not epsilon-DP: feature domains are taken from the training rows (smooth-rdf.md §1.2); the leaf "
+      return "published, not epsilon-DP: feature domains are taken from the training rows (smooth-rdf.md §1.2); the leaf "
              "mechanism itself is epsilon-DP";
     return "epsilon-DP";
   };
