@@ -56,12 +56,12 @@ struct Fitted {
 };
 
 inline Fitted fit_registry(const std::string& algorithm, const std::map<std::string, std::string>& given,
-                           const Dataset& data, std::span<const uint32_t> rows, uint64_t seed = 5) {
+                           const Dataset& data, std::span<const uint32_t> rows, uint64_t seed = 5, int threads = 1) {
   const AlgorithmInfo& info = find_algorithm(algorithm);
   Fitted f;
   f.params = resolve_params(algorithm, info.params, given, "test");
   std::unique_ptr<Learner> learner = info.make(f.params, data.schema());
-  FitContext ctx{Rng(seed), PrivacyLedger(), 1};
+  FitContext ctx{Rng(seed), PrivacyLedger(), threads};
   f.model = learner->fit(data, rows, ctx);
   f.ledger = std::move(ctx.ledger);
   return f;
