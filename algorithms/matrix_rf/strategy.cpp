@@ -76,7 +76,7 @@ double pidentity_loss_dense(const GramOperator& g, int p, const VectorXd& x, Vec
 }  // namespace
 
 double pidentity_loss(const GramOperator& g, int p, const VectorXd& x, VectorXd* grad) {
-  return g.n <= kDenseLimit ? pidentity_loss_dense(g, p, x, grad) : pidentity_loss_implicit(g, p, x, grad);
+  return use_dense_form(g.n, p) ? pidentity_loss_dense(g, p, x, grad) : pidentity_loss_implicit(g, p, x, grad);
 }
 
 double pidentity_loss_implicit(const GramOperator& g, int p, const VectorXd& x, VectorXd* grad) {
@@ -139,7 +139,7 @@ PIdentityResult optimise_pidentity(const GramOperator& g, int p, Rng& rng) {
   prm.max_iterations = 15000;
   prm.max_linesearch = 20;
   LBFGSpp::LBFGSBSolver<double> solver(prm);
-  const GramOperator gd = g.n <= kDenseLimit ? g.densified() : g;  // G formed once per optimisation
+  const GramOperator gd = use_dense_form(g.n, p) ? g.densified() : g;  // G formed once per optimisation
   Objective obj{gd, p, std::numeric_limits<double>::infinity(), VectorXd()};
   const VectorXd lb = VectorXd::Zero(dim);
   const VectorXd ub = VectorXd::Constant(dim, std::numeric_limits<double>::infinity());

@@ -38,10 +38,11 @@ struct GramOperator {
 };
 
 // f(Θ) and ∇f for Θ (p × n, column-major in x). Returns +inf (gradient zero) when the inverse
-// cannot be formed or f < 0, as HDMM does (§4.1). Domains up to kDenseLimit use the n × n form
-// (stable when p ≥ n: the Woodbury form cancels catastrophically once Θ grows); larger ones the
-// matrix-free form above (p G-products per evaluation).
+// cannot be formed or f < 0, as HDMM does (§4.1). Small domains, and p close to n, use the n × n
+// form (stable when p ≥ n, where the Woodbury form cancels catastrophically once Θ grows); the
+// others the matrix-free form above (p G-products per evaluation, O(pn) memory).
 inline constexpr Eigen::Index kDenseLimit = 512;
+inline bool use_dense_form(Eigen::Index n, int p) { return n <= 64 || (n <= kDenseLimit && 4 * p >= n); }
 double pidentity_loss(const GramOperator& g, int p, const Eigen::VectorXd& x, Eigen::VectorXd* grad);
 double pidentity_loss_implicit(const GramOperator& g, int p, const Eigen::VectorXd& x, Eigen::VectorXd* grad);
 
