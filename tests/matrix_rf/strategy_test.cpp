@@ -152,4 +152,36 @@ TEST_SUITE("unit") {
       for (int b = 0; b < p0.cols(); ++b) kron.block(a * p1.rows(), b * p1.cols(), p1.rows(), p1.cols()) = p0(a, b) * p1;
     CHECK((ks.apply_pinv(z) - kron * z).norm() < 1e-12);
   }
+
+  TEST_CASE("privacy.md §6.6: W·A⁺·A = W and ||A||₁ = 1 (brute-force column norms) for an optimised Kronecker strategy") {
+    // Tree workload over sizes {3, 2} with attribute 1 never tested (Total wins there) plus a p = 2
+    // p-Identity factor forced on attribute 0, so all three templates appear.
+    KronWorkload w;
+    w.sizes = {3, 2};
+    w.codes = {0, -1, 1, -1, 2, -1};
+    Rng rng(8);
+    KronStrategy ks = optimise_kron(w, 1, rng);
+    ks.factors[0].kind = Template::kPIdentity;
+    ks.factors[0].theta = MatrixXd(2, 3);
+    ks.factors[0].theta << 0.3, 0.1, 0.8, 0.2, 0.5, 0.0;
+    auto explicit_factor = [](const Factor& f) -> MatrixXd {
+      if (f.kind == Template::kIdentity) return MatrixXd::Identity(f.n, f.n);
+      if (f.kind == Template::kTotal) return MatrixXd::Ones(1, f.n);
+      const Eigen::VectorXd s = Eigen::VectorXd::Ones(f.n) + f.theta.colwise().sum().transpose();
+      MatrixXd a(f.n + f.theta.rows(), f.n);
+      a << MatrixXd::Identity(f.n, f.n), f.theta;
+      return a * s.cwiseInverse().asDiagonal();
+    };
+    const MatrixXd a0 = explicit_factor(ks.factors[0]), a1 = explicit_factor(ks.factors[1]);
+    MatrixXd a(a0.rows() * a1.rows(), a0.cols() * a1.cols());
+    for (int i = 0; i < a0.rows(); ++i)
+      for (int j = 0; j < a0.cols(); ++j) a.block(i * a1.rows(), j * a1.cols(), a1.rows(), a1.cols()) = a0(i, j) * a1;
+    double max_col = 0;
+    for (int j = 0; j < a.cols(); ++j) max_col = std::max(max_col, a.col(j).cwiseAbs().sum());
+    CHECK(max_col == doctest::Approx(1.0));
+    MatrixXd t(3, 6);  // leaves: outlook = v (windy all), domain order (outlook, windy)
+    t << 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1;
+    const MatrixXd pinv = ks.apply_pinv(MatrixXd::Identity(a.rows(), a.rows()));  // A⁺ (6 × m)
+    CHECK((t * pinv * a - t).norm() < 1e-12);
+  }
 }
