@@ -1,5 +1,6 @@
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 
+#include "algorithms/fs/fs.hpp"
 #include "algorithms/jpw/jpw.hpp"
 #include "algorithms/smooth_rdf/depth.hpp"
 #include "algorithms/smooth_rdf/rdf_forest.hpp"
@@ -130,6 +131,7 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
 
   std::vector<AlgorithmInfo> out{a, np};
   for (auto& j : jpw_algorithms()) out.push_back(std::move(j));
+  for (auto& f : fs_algorithms()) out.push_back(std::move(f));
   return out;
 }
 

@@ -156,6 +156,11 @@ TEST_SUITE("unit") {
     Fit j = fit("jpw", d, rows, {{"epsilon", "1"}, {"domains", "public"}});
     CHECK(j.ledger.spent() == doctest::Approx(1.0));
     CHECK(j.ledger.certified());
+    // FS: eps' = eps / ((2 + c) D + 2) per operation; a root-to-leaf path spends at most eps.
+    Fit fs = fit("fs", d, rows, {{"epsilon", "1"}});
+    CHECK(fs.ledger.spent() <= 1.0 + 1e-9);
+    CHECK(fs.ledger.spent() >= 2.0 / 37.0 - 1e-9);  // at least the root's count and a leaf histogram
+    CHECK(fs.ledger.certified());
     const RdfDiagnostics* diag = rdf_diagnostics(*a.model);
     REQUIRE(diag != nullptr);
     CHECK(diag->depth == 5);
@@ -187,6 +192,9 @@ TEST_SUITE("unit") {
     for (uint32_t r : test)
       if (d.x(r, 2) != 2.0) seen.push_back(r);
     CHECK(accuracy_on(*np.model, d, seen) > 0.75);
+    // FS with a large budget learns the rule x0 + 0.3 a > 0.8 on the mixed data.
+    Fit fs = fit("fs", d, train, {{"epsilon", "50"}});
+    CHECK(accuracy_on(*fs.model, d, seen) > 0.75);
   }
 }
 
