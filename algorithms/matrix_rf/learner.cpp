@@ -130,7 +130,11 @@ class MrfLearner : public Learner {
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
     if (is_disjoint(p_.method)) split.shuffle(std::span<uint32_t>(order));
-    std::vector<int> local(ef.e.d());
+    const std::size_t d = ef.e.d();
+    std::vector<int> local(n * d);  // projected codes of every row, once per ensemble
+    for (std::size_t r = 0; r < n; ++r) ef.e.project(codes.data() + r * nf, local.data() + r * d);
+    std::vector<int> label(n);
+    for (std::size_t r = 0; r < n; ++r) label[r] = data.label(rows[r]);
     for (std::size_t t = 0; t < tau; ++t) {
       std::size_t lo = 0, hi = n;
       if (is_disjoint(p_.method)) {
@@ -140,9 +144,8 @@ class MrfLearner : public Learner {
       }
       for (std::size_t j = lo; j < hi; ++j) {
         const uint32_t r = order[j];
-        ef.e.project(codes.data() + static_cast<std::size_t>(r) * nf, local.data());
-        const int leaf = ef.e.leaf_offset[t] + ef.e.trees[t].leaf(local.data());
-        ef.counts(leaf, data.label(rows[r])) += 1;
+        const int leaf = ef.e.leaf_offset[t] + ef.e.trees[t].leaf(local.data() + static_cast<std::size_t>(r) * d);
+        ef.counts(leaf, label[r]) += 1;
       }
     }
   }
