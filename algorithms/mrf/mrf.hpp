@@ -11,7 +11,8 @@
 // P ∝ exp(B1 Î^F / 2). Value draw (§1.6): the chosen feature's gains min-max normalised, drawn with
 // P ∝ exp(B2 Î^V / 2). Both are the exponential mechanism with utility range 1 (core/privacy). Leaf
 // labels from estimation points (§1.8): B3 = inf -> majority (ties uniform), finite B3 -> P(c) ∝
-// exp(B3 n_c / 2). Forest: hard majority vote (eq. 6).
+// exp(B3 n_c / 2). Forest: hard majority vote (eq. 6); a tied vote goes to the lowest class index
+// (ForestModel's rule) where the paper breaks ties at random — rare with 100 trees.
 //
 // Modes:
 //   multinomial-rf     the paper's non-private MRF with the reference code's control flow (stop=ref, §1.7) or the
