@@ -5,6 +5,8 @@
 #include "algorithms/cart/cart.hpp"
 #include "algorithms/dipreme/dipreme.hpp"
 #include "algorithms/dp_ert/dp_ert.hpp"
+#include "algorithms/dp_rf/dp_rf.hpp"
+#include "algorithms/dp_df/dp_df.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 #include "algorithms/matrix_rf/matrix_rf.hpp"
 #include "algorithms/mrf/mrf.hpp"
@@ -52,6 +54,8 @@ std::vector<AlgorithmInfo> build_table() {
   add(cart_algorithms());       // rf, ert
   add(dipreme_algorithms());    // dipreme, dipreme-exp, dipreme-flip, median-forest
   add(dp_ert_algorithms());     // dp-ert
+  add(dp_rf_algorithms());      // dp-rf
+  add(dp_df_algorithms());      // dp-df
   add(smooth_rdf_algorithms()); // smooth-rdf, rdf-nonprivate, jpw
   add(matrix_rf_algorithms());  // mrf-train, mrf-predict, mrf-subsample, mrf-*-lm, mrf-trees
   add(multinomial_rf_algorithms());  // multinomial-rf, multinomial-rf-dp, brf, denil14

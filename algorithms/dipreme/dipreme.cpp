@@ -5,6 +5,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
+#include "algorithms/dipreme/occupancy.hpp"
 #include "algorithms/dipreme/split.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
@@ -37,9 +38,13 @@ namespace {
 
 class DiPrimeLearner : public Learner {
  public:
-  explicit DiPrimeLearner(DiPrimeParams p) : p_(std::move(p)) {}
+  explicit DiPrimeLearner(DiPrimeParams p) : p0_(std::move(p)) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
+    // §6.1 depth rule: d_part = floor(log2(n_train / (occ N_T))) for partitioned forests, else d_full.
+    DiPrimeParams p_ = p0_;
+    if (p_.occupancy > 0)
+      p_.max_depth = occupancy_depth(rows.size(), p_.occupancy, 2.0, p_.partition ? p_.n_trees : 1);
     const bool clf = data.task() == TaskKind::kClassification;
     if (clf)
       require(data.n_classes() == 2, p_.name, ": classification is binary in the DiPriMe papers (dipreme.md §1); '",
@@ -66,7 +71,7 @@ class DiPrimeLearner : public Learner {
   }
 
  private:
-  DiPrimeParams p_;
+  DiPrimeParams p0_;
 };
 
 }  // namespace
@@ -138,6 +143,7 @@ AlgorithmInfo family_entry(Family f) {
   if (a.private_algorithm) a.params.push_back({"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"});
   a.params.push_back({"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T trees"});
   a.params.push_back({"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "d_max (splits at depths 0..d_max-1)"});
+  a.params.push_back(occupancy_param("floor(log2(n_train / (occupancy N_T))) when partitioned, else floor(log2(n_train / occupancy))"));
   if (f != Family::kDiPriMe)
     a.params.push_back({"k", ParamType::kInt, "5", 1, 1e6, false, {}, "K candidate attributes per node"});
   if (a.private_algorithm)
@@ -161,6 +167,7 @@ AlgorithmInfo family_entry(Family f) {
     d.epsilon = f == Family::kMedian ? DiPrimeParams::kInf : p.get_double("epsilon");
     d.n_trees = p.get_int("n_trees");
     d.max_depth = p.get_int("max_depth");
+    d.occupancy = p.get_int("occupancy");
     d.k = f == Family::kDiPriMe ? 1 : p.get_int("k");
     d.rho = f == Family::kMedian ? 0.5 : p.get_double("rho");
     d.partition = p.get_bool("partition");

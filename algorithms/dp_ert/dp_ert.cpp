@@ -5,6 +5,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
+#include "algorithms/dipreme/occupancy.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -39,8 +40,8 @@ class RandomSplit : public SplitPolicy {
 
 class DpErtLearner : public Learner {
  public:
-  DpErtLearner(double epsilon, int n_trees, int max_depth, bool strict)
-      : epsilon_(epsilon), n_trees_(n_trees), max_depth_(max_depth), strict_(strict) {}
+  DpErtLearner(double epsilon, int n_trees, int max_depth, bool strict, int occupancy)
+      : epsilon_(epsilon), n_trees_(n_trees), max_depth_(max_depth), strict_(strict), occupancy_(occupancy) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     const bool clf = data.task() == TaskKind::kClassification;
@@ -55,7 +56,7 @@ class DpErtLearner : public Learner {
     ForestFitSpec spec;
     spec.algorithm = "dp-ert";
     spec.n_trees = n_trees_;
-    spec.max_depth = max_depth_;
+    spec.max_depth = occupancy_ > 0 ? occupancy_depth(rows.size(), occupancy_, 2.0, 1) : max_depth_;
     spec.rows = TreeRows::kAll;
     spec.epsilon = epsilon_;
     spec.vote = clf ? Vote::kSoft : Vote::kMean;
@@ -66,6 +67,7 @@ class DpErtLearner : public Learner {
   double epsilon_;
   int n_trees_, max_depth_;
   bool strict_;
+  int occupancy_;
 };
 
 }  // namespace
@@ -85,6 +87,7 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
       {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"},
       {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T"},
       {"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "depth of every tree (d_full in the papers)"},
+      occupancy_param("d_full = floor(log2(n_train / occupancy))"),
       strict_param(),
       quirks_param(a.quirks),
   };
@@ -98,7 +101,7 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     check_epsilon_param("dp-ert", p.get_double("epsilon"));
     return std::make_unique<DpErtLearner>(p.get_double("epsilon"), p.get_int("n_trees"), p.get_int("max_depth"),
-                                          p.get_bool("strict"));
+                                          p.get_bool("strict"), p.get_int("occupancy"));
   };
   return {a};
 }

@@ -1,9 +1,10 @@
 """dipreme Figure 2: accuracy on Banknote vs epsilon (d_max = 5, N_T = 10, rho = 0.5).
 
 Panel (a) has the paper's series: RF, ERT, Median (non-private, flat), DiPriMe, DiPriMeExp,
-DiPriMeFlip and DP-ERT, the latter scored as the paper did (1 - mean|y - p|, quirk l1_error).
+DiPriMeFlip, DP-ERT scored as the paper did (1 - mean|y - p|, quirk l1_error), DP-RF and DP-DF as
+the authors ran it (epsilon/2, root noisy majority).
 Panel (b) shows fidelity: DiPriMe with the authors' split budget (the published numbers), DP-ERT
-scored by 0/1 accuracy, and the strict (repaired, epsilon-DP) variants.
+scored by 0/1 accuracy, the correct DP-DF, and the strict (repaired, epsilon-DP) variants.
 Usage: figure_2.py RESULT_DIR   (reads RESULT_DIR/results.csv, writes figure-2.pdf/.png there)
 """
 import os
@@ -17,9 +18,9 @@ rows = common.load_rows(result_dir)
 data = common.series(rows, "accuracy", "epsilon")
 eps = sorted({p[0] for pts in data.values() for p in pts if p[0] is not None})
 
-paper = ["RF", "ERT", "Median", "DiPriMe", "DiPriMeExp", "DiPriMeFlip", "DP-ERT"]
+paper = ["RF", "ERT", "Median", "DiPriMe", "DiPriMeExp", "DiPriMeFlip", "DP-ERT", "DP-RF", "DP-DF (as run)"]
 fidelity = ["DiPriMe", "DiPriMe (as coded)", "DiPriMe (strict)", "DiPriMeExp (strict)", "DiPriMeFlip (strict)",
-            "DP-ERT", "DP-ERT (0/1 error)"]
+            "DP-ERT", "DP-ERT (0/1 error)", "DP-DF", "DP-DF (strict)"]
 styles = {
     "RF": {"color": "black", "linestyle": "--"},
     "ERT": {"color": "grey", "linestyle": "--"},
@@ -33,6 +34,10 @@ styles = {
     "DiPriMeExp (strict)": {"color": "tab:orange", "marker": "x", "linestyle": ":"},
     "DiPriMeFlip (strict)": {"color": "tab:green", "marker": "x", "linestyle": ":"},
     "DP-ERT (0/1 error)": {"color": "tab:red", "marker": "x", "linestyle": ":"},
+    "DP-RF": {"color": "tab:purple", "marker": "D"},
+    "DP-DF (as run)": {"color": "tab:pink", "marker": "P"},
+    "DP-DF": {"color": "tab:pink", "marker": "P", "linestyle": "--"},
+    "DP-DF (strict)": {"color": "tab:pink", "marker": "x", "linestyle": ":"},
 }
 
 fig, axes = common.plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
