@@ -10,6 +10,8 @@
 #include "core/eval/cv.hpp"
 #include "core/eval/metrics.hpp"
 #include "core/tree/split_search.hpp"
+#include "experiments/config.hpp"
+#include "experiments/sweep.hpp"
 
 using namespace dpf;
 
@@ -60,6 +62,17 @@ TEST_SUITE("unit") {
       uint32_t nl = 0;
       for (uint32_t i : rows) nl += x[i] < t;
       CHECK(out[j].n_left == nl);
+    }
+    // A presorted index gives the same candidates as the sorting search.
+    std::vector<uint32_t> sorted = rows;
+    std::stable_sort(sorted.begin(), sorted.end(), [&](uint32_t a, uint32_t b) { return x[a] < x[b]; });
+    std::vector<SplitGain> again;
+    s.numeric(x, y, rows, out);
+    CHECK(s.numeric_sorted(x, y, sorted, again) == distinct);
+    REQUIRE(again.size() == out.size());
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      CHECK(again[j].threshold == out[j].threshold);
+      CHECK(again[j].gain == out[j].gain);
     }
     // One-vs-rest on codes and fixed thresholds.
     std::vector<double> code(x.size());
@@ -200,5 +213,15 @@ TEST_SUITE("unit") {
       CHECK(accuracy(d.labels(), f.model->predict(d, rows).label) > 0.95);
       CHECK(f.model->stats().n_trees == 30);  // 3 class pairs x 10 trees
     }
+  }
+}
+
+TEST_SUITE("unit") {
+  TEST_CASE("the multinomial-rf configs validate: Table 2 has the 22 datasets x 7 methods") {
+    const ExperimentSpec t2 = load_experiment("configs/multinomial-rf/table-2.yaml");
+    CHECK(t2.datasets.size() == 22);
+    CHECK(expand_cells(t2).size() == 22 * 7);
+    for (const char* f : {"figure-4", "figure-5", "figure-appendix"})
+      CHECK_FALSE(expand_cells(load_experiment(std::string("configs/multinomial-rf/") + f + ".yaml")).empty());
   }
 }
