@@ -114,7 +114,7 @@ std::string describe_model(const std::string& algorithm, const std::string& data
   Params p = resolve_params(algorithm, info.params, given, "--param");
   Dataset data = load_dataset(dataset, DataOptions::from_environment());
   std::unique_ptr<Learner> learner = info.make(p, data.schema());
-  FitContext ctx{Rng(seed), PrivacyLedger(), 1};
+  FitContext ctx{Rng(seed), PrivacyLedger(), default_threads()};
   std::vector<uint32_t> rows = all_rows(data.n_rows());
   std::unique_ptr<Model> model = learner->fit(data, rows, ctx);
   JsonWriter w;

@@ -15,6 +15,7 @@ namespace {
 // Data-independent random split (dipreme.md §3.2): no privacy cost.
 class RandomSplit : public SplitPolicy {
  public:
+  std::unique_ptr<SplitPolicy> clone() const override { return std::make_unique<RandomSplit>(*this); }
   std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger&) override {
     SplitChoice c;
     c.feature = node.active[rng.below(node.active.size())];
