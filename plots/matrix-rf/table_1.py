@@ -15,18 +15,7 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import common  # noqa: E402
 
-# The paper's Table 1 (seconds: Opti., Train., Pred.), transcribed in matrix-rf.md §5.4.
-PAPER = {
-    ("adult-libsvm:a1a-test", "DP Train."): (255.7, 12.84, 30.09),
-    ("adult-libsvm:a1a-test", "DP Pred."): (58.58, 12.88, 29.63),
-    ("adult-libsvm:a1a-test", "Non-DP"): (None, 13.20, 29.24),
-    ("heart:upload", "DP Train."): (0.60, 1.05, 0.52),
-    ("heart:upload", "DP Pred."): (0.79, 0.82, 0.57),
-    ("heart:upload", "Non-DP"): (None, 0.72, 0.36),
-    ("mushroom:declared", "DP Train."): (16.24, 12.22, 10.17),
-    ("mushroom:declared", "DP Pred."): (24.68, 11.97, 10.07),
-    ("mushroom:declared", "Non-DP"): (None, 13.09, 9.82),
-}
+from paper_timings import TABLE1 as PAPER  # noqa: E402  (the paper's Table 1, one copy)
 
 result_dir = sys.argv[1] if len(sys.argv) > 1 else "results/matrix-rf/table-1"
 rows = common.load_rows(result_dir)
