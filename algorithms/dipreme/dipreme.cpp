@@ -99,6 +99,11 @@ std::vector<QuirkSpec> family_quirks(Family f) {
     q.push_back({"split_budget_as_coded",
                  "the authors' code gives DiPriMe's median ε_s = ρε/(2 d_max), half the ρε/d_max of [ICML] §4; "
                  "every published DiPriMe number used it (dipreme.md §2.2, §6.4 item 1)"});
+  if (f != Family::kMedian)
+    q.push_back({"double_epsilon_sweep",
+                 "in the regression ε-sweeps (ICML Figs 1c and 5c) the notebook passed 2ε to the DiPriMe variants "
+                 "while DP-ERT got ε; with this quirk the forest spends 2ε and the row keeps the nominal ε "
+                 "(dipreme.md §6.3 Fig 1 row, §6.4 item 2)"});
   q.push_back({"cat_score_bug",
                "the code scores a categorical candidate on the rows in C only: 2 n_C Var(y_C)/N (dipreme.md §2.7)"});
   return q;
@@ -110,6 +115,9 @@ std::string family_status(Family f, const Params& p, TaskKind task) {
   std::string why;
   auto add = [&](const char* s) { why += (why.empty() ? "" : "; ") + std::string(s); };
   if (task == TaskKind::kRegression) add("leaf noise scale depends on the private leaf count (P2)");
+  if (p.has("median_base") && p.get_string("median_base") == "uniform_positions")
+    add("uniform_positions median draws r uniformly between order statistics, so r leaks data values (P7)");
+  if (p.list_contains("reference_quirks", "double_epsilon_sweep")) add("spends 2x the nominal epsilon (§6.4 item 2)");
   if (f == Family::kFlip && p.get_string("flip_numeric") == "code")
     add("PFM over data-dependent intervals with a ln(length) score (P3)");
   if (f != Family::kDiPriMe) add("attribute-selection sensitivity 4B²/N_n uses the private N_n (P4)");
@@ -155,6 +163,10 @@ AlgorithmInfo family_entry(Family f) {
   if (a.private_algorithm)
     a.params.push_back({"leaf_scale", ParamType::kString, "range", 0, 0, false, {"range", "2B"},
                         "regression leaf noise (B_U-B_L)/(Nε) (code, [v1]) or 2B/(Nε) ([ICML] text)"});
+  if (f == Family::kDiPriMe || f == Family::kExp)
+    a.params.push_back({"median_base", ParamType::kString, "lebesgue", 0, 0, false, {"lebesgue", "uniform_positions"},
+                        "numeric median: EM over data intervals with Lebesgue base ([ICML] §3, §2.5a) or EM over "
+                        "positions then uniform within the interval ([v1] Alg. 1, §2.5b; not DP, P7; strict uses the Lebesgue EM)"});
   if (f == Family::kFlip)
     a.params.push_back({"flip_numeric", ParamType::kString, "code", 0, 0, false, {"code", "grid"},
                         "numeric PFM median: over data intervals as coded, or over a public 256-point grid"});
@@ -175,13 +187,17 @@ AlgorithmInfo family_entry(Family f) {
     d.strict = p.get_bool("strict");
     d.split_budget_as_coded = p.list_contains("reference_quirks", "split_budget_as_coded");
     d.cat_score_bug = p.list_contains("reference_quirks", "cat_score_bug");
+    // §6.4 item 2: the regression ε-sweep notebook cells passed 2ε to every DiPriMe variant.
+    if (p.list_contains("reference_quirks", "double_epsilon_sweep")) d.epsilon *= 2;
     if (p.has("leaf_scale")) d.leaf_scale_2b = p.get_string("leaf_scale") == "2B";
     switch (f) {
       case Family::kDiPriMe:
         d.select = AttributeSelect::kUniform;
+        if (p.get_string("median_base") == "uniform_positions") d.numeric = NumericMedian::kUniformPositions;
         break;
       case Family::kExp:
         d.select = AttributeSelect::kExponential;
+        if (p.get_string("median_base") == "uniform_positions") d.numeric = NumericMedian::kUniformPositions;
         break;
       case Family::kFlip:
         d.select = AttributeSelect::kPermuteAndFlip;
