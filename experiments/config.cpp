@@ -112,7 +112,7 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
   }
   if (!root || !root.IsMap()) fail(path, ": expected a YAML mapping at the top level");
   allow_keys(c, root, "", {"paper", "experiment", "title", "kind", "seed", "protocol", "datasets", "defaults",
-                           "algorithms"});
+                           "algorithms", "record"});
   ExperimentSpec s;
   s.path = path;
   for (const char* k : {"paper", "experiment", "algorithms", "datasets"})
@@ -121,6 +121,16 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
   s.experiment = scalar(c, root["experiment"], "experiment");
   if (root["title"]) s.title = scalar(c, root["title"], "title");
   if (root["kind"]) s.kind = scalar(c, root["kind"], "kind");
+  if (const auto r = root["record"]) {
+    if (!r.IsSequence()) c.error("record", "expected a list of diagnostics (leaf_occupancy, left_fraction)");
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      const std::string key = "record[" + std::to_string(i) + "]";
+      std::string v = scalar(c, r[i], key);
+      if (v != "leaf_occupancy" && v != "left_fraction")
+        c.error(key, "'" + v + "' is not one of leaf_occupancy, left_fraction");
+      s.record.push_back(v);
+    }
+  }
   if (root["seed"]) s.seed = static_cast<uint64_t>(as_int(c, root["seed"], "seed", 0, 2147483647));
 
   if (const auto p = root["protocol"]) {

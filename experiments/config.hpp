@@ -50,6 +50,10 @@ struct ExperimentSpec {
   std::vector<DatasetRef> datasets;
   std::map<std::string, std::vector<std::string>> defaults;  // merged where an algorithm has the parameter
   std::vector<AlgorithmRef> algorithms;
+  // Per-fit structure diagnostics written as extra row columns (space-separated values), for the
+  // balance figures (dipreme.md §8): "leaf_occupancy" (leaf count / n_train, every leaf of every
+  // tree) and "left_fraction" (share of a binary node's rows sent to child 0).
+  std::vector<std::string> record;
 };
 
 // Parses and validates; throws dpf::Error naming the file and key.

@@ -6,6 +6,7 @@
 
 #include "algorithms/registry.hpp"
 #include "core/eval/metrics.hpp"
+#include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -102,6 +103,21 @@ ResultRow run_task(const Dataset& data, const Split& split, const TaskCoordinate
   ModelStats st = model->stats();
   row.set("n_leaves", std::to_string(st.n_leaves));
   row.set("empty_leaf_fraction", st.empty_leaf_fraction);
+  row.set("mean_tree_depth", st.mean_depth);  // the depth actually grown (after any occupancy rule)
+  if (!t.spec->record.empty()) {
+    const auto* forest = dynamic_cast<const ForestModel*>(model.get());
+    if (!forest)
+      fail(t.spec->path, ": record: needs a forest model; algorithm '", cell.algorithm, "' does not fit one");
+    for (const std::string& what : t.spec->record) {
+      std::string out;
+      char buf[32];
+      for (double v : what == "leaf_occupancy" ? forest->leaf_occupancy() : forest->left_fraction()) {
+        std::snprintf(buf, sizeof buf, "%s%.6g", out.empty() ? "" : " ", v);
+        out += buf;
+      }
+      row.set(what, out);
+    }
+  }
   row.set("git_commit", ctx.git_commit);
   row.set("threads", std::to_string(ctx.threads));
   row.set("host", ctx.host);

@@ -78,6 +78,25 @@ ModelStats ForestModel::stats() const {
   return s;
 }
 
+std::vector<double> ForestModel::leaf_occupancy() const {
+  std::vector<double> out;
+  for (const Tree& t : trees_)
+    for (const Node& nd : t.nodes())
+      if (nd.kind == SplitKind::kLeaf)
+        out.push_back(n_train_ ? static_cast<double>(nd.count) / static_cast<double>(n_train_) : 0.0);
+  return out;
+}
+
+std::vector<double> ForestModel::left_fraction() const {
+  std::vector<double> out;
+  for (const Tree& t : trees_)
+    for (const Node& nd : t.nodes())
+      if (nd.kind != SplitKind::kLeaf && nd.n_children == 2 && nd.count > 0)
+        out.push_back(static_cast<double>(t.nodes()[static_cast<std::size_t>(nd.first_child)].count) /
+                      static_cast<double>(nd.count));
+  return out;
+}
+
 std::string ForestModel::describe() const {
   JsonWriter w;
   w.begin_object();
@@ -89,16 +108,10 @@ std::string ForestModel::describe() const {
   // Diagnostics for the balance figures (dipreme.md §8): leaf occupancy (count / n_train) and,
   // per binary internal node, the fraction of its rows sent to child 0.
   w.key("leaf_occupancy").begin_array();
-  for (const Tree& t : trees_)
-    for (const Node& nd : t.nodes())
-      if (nd.kind == SplitKind::kLeaf)
-        w.value(n_train_ ? static_cast<double>(nd.count) / static_cast<double>(n_train_) : 0.0);
+  for (double v : leaf_occupancy()) w.value(v);
   w.end_array();
   w.key("left_fraction").begin_array();
-  for (const Tree& t : trees_)
-    for (const Node& nd : t.nodes())
-      if (nd.kind != SplitKind::kLeaf && nd.n_children == 2 && nd.count > 0)
-        w.value(static_cast<double>(t.nodes()[static_cast<std::size_t>(nd.first_child)].count) / nd.count);
+  for (double v : left_fraction()) w.value(v);
   w.end_array();
   w.key("trees").begin_array();
   for (const Tree& t : trees_) t.describe(w);

@@ -61,6 +61,8 @@ TEST_SUITE("unit") {
         {"paper: [unclosed\nexperiment: x\n", {kPath, "not valid YAML"}},
         {"- just\n- a list\n", {kPath, "mapping"}},
         {with("seed: 3", "sed: 3"), {kPath, "sed", "unknown key"}},
+        {with("seed: 3", "seed: 3\nrecord: [leaf_occupancy, balance]"), {kPath, "record[1]", "'balance'"}},
+        {with("seed: 3", "seed: 3\nrecord: leaf_occupancy"), {kPath, "record", "list"}},
         {with("folds: 3", "folds: 3, fold: 2"), {kPath, "protocol.fold", "unknown key"}},
         {with("{id: iris, domains: from-data}", "{id: iris, domain: from-data}"), {kPath, "datasets[1].domain"}},
         {with("{id: iris, domains: from-data}", "{id: iris, domains: public}"), {kPath, "datasets[1].domains", "'public'"}},
