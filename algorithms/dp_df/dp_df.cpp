@@ -6,6 +6,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/dipreme/occupancy.hpp"
+#include "algorithms/dp_df/prune.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
@@ -21,6 +22,7 @@ struct DpDfParams {
   bool strict = false;     // global Gini-gain sensitivity 1 instead of the AusDM local sensitivity
   bool asrun = false;      // authors_asrun: every record gets the root's noisy majority
   bool half_epsilon = false;
+  bool prune = false;      // §3.5 optional pruning (post-processing of the released noisy counts)
 };
 
 // Noisy counts of one node and what the policies share about the tree being grown.
@@ -29,13 +31,27 @@ struct DfState {
   std::vector<double> stash;                // its noisy class fractions
   std::vector<std::vector<double>> by_depth;  // noisy fractions of the current node at each depth (DFS path)
   std::vector<int> used_roots;              // root attributes of earlier trees (SysFor-style diversity)
+  bool record = false;                      // keep every node's noisy counts (for pruning)
+  std::vector<std::vector<DfNodeNoise>> trees;  // per tree (grown in order), per node id
 };
 
 struct NoisyCounts {
   std::vector<double> frac;  // normalised noisy counts (all zero when the noisy size is 0)
   double size = 0;           // noisy node size: the sum of the noisy counts
   int positive = 0;          // classes with a positive noisy count
+  double gini = 0;           // noisy Gini 1 - Σ frac² (0 when the size is 0), for pruning
 };
+
+// Keeps a node's noisy Gini, size and leaf value for pruning. Every tree draws its root's counts
+// exactly once, so node 0 starts the next tree's record.
+void record_node(DfState& st, const NodeView& node, const NoisyCounts& nc, std::vector<double> value) {
+  if (!st.record) return;
+  if (node.node_id == 0) st.trees.emplace_back();
+  auto& t = st.trees.back();
+  const auto id = static_cast<std::size_t>(node.node_id);
+  if (t.size() <= id) t.resize(id + 1);
+  t[id] = DfNodeNoise{true, nc.gini, nc.size, std::move(value)};
+}
 
 // §3.5: ñ_c = max(0, trunc(n_c + Lap(1/ε_query))), for every class (correct) or, as run, only for
 // the classes present in the node's data. One record changes one count by one under add/remove:
@@ -57,14 +73,8 @@ NoisyCounts noisy_counts(const NodeView& node, std::size_t n_classes, const DpDf
   out.frac = c;
   if (out.size > 0)
     for (double& v : out.frac) v /= out.size;
+  out.gini = noisy_gini(c, out.size);
   return out;
-}
-
-double gini(std::span<const double> counts, double n) {
-  if (n <= 0) return 0.0;
-  double s = 0;
-  for (double c : counts) s += (c / n) * (c / n);
-  return 1.0 - s;
 }
 
 class DpDfSplit : public SplitPolicy {
@@ -90,8 +100,10 @@ class DpDfSplit : public SplitPolicy {
     if (nc.size <= 0 || pure) {
       st_.stash_node = node.node_id;
       st_.stash = leaf_fractions(nc, d);
+      record_node(st_, node, nc, st_.stash);
       return std::nullopt;
     }
+    record_node(st_, node, nc, leaf_fractions(nc, d));
     st_.by_depth[d] = nc.frac;
     st_.stash_node = -1;
 
@@ -107,7 +119,7 @@ class DpDfSplit : public SplitPolicy {
     std::vector<double> node_counts(n_classes_, 0.0);
     for (uint32_t r : node.rows) node_counts[static_cast<std::size_t>(node.data.label(r))] += 1.0;
     const double n = static_cast<double>(node.rows.size());
-    const double g0 = gini(node_counts, n);
+    const double g0 = noisy_gini(node_counts, n);
     std::vector<double> gain(cand.size(), 0.0);
     for (std::size_t i = 0; i < cand.size(); ++i) {
       const auto f = static_cast<std::size_t>(cand[i]);
@@ -121,7 +133,7 @@ class DpDfSplit : public SplitPolicy {
       }
       double w = 0;
       for (std::size_t v = 0; v < nv; ++v)
-        w += n > 0 ? tot[v] / n * gini(std::span<const double>(cnt).subspan(v * n_classes_, n_classes_), tot[v]) : 0.0;
+        w += n > 0 ? tot[v] / n * noisy_gini(std::span<const double>(cnt).subspan(v * n_classes_, n_classes_), tot[v]) : 0.0;
       gain[i] = g0 - w;
     }
     Rng em_rng = rng.derive("select");
@@ -178,6 +190,7 @@ class DpDfLeaf : public LeafPolicy {
       const auto d = static_cast<std::size_t>(node.depth);
       if (st_.by_depth.size() <= d) st_.by_depth.resize(d + 1);
       frac = split_.leaf_fractions(nc, d);
+      record_node(st_, node, nc, frac);
     }
     std::copy(frac.begin(), frac.end(), out.begin());
   }
@@ -206,6 +219,7 @@ class DpDfLearner : public Learner {
     // h nodes, every tree on all records (sequential composition over trees).
     const double eps_query = eps / (p_.n_trees * (2.0 * p_.max_height - 1.0));
     DfState st;
+    st.record = p_.prune;
     DpDfSplit split(p_, eps_query, data.n_classes(), st);
     DpDfLeaf leaf(p_, eps_query, data.n_classes(), st, split);
     ForestFitSpec spec;
@@ -215,7 +229,18 @@ class DpDfLearner : public Learner {
     spec.rows = TreeRows::kAll;
     spec.epsilon = eps;
     spec.vote = Vote::kWeighted;  // each tree votes its leaf's majority with weight majority / noisy size
-    return fit_forest(data, rows, ctx, spec, split, leaf);
+    std::unique_ptr<Model> model = fit_forest(data, rows, ctx, spec, split, leaf);
+    if (!p_.prune) return model;
+    // §3.5 pruning: post-processing of the noisy counts every node released, so the ledger is unchanged.
+    const auto* grown = dynamic_cast<const ForestModel*>(model.get());
+    require(grown != nullptr && grown->trees().size() == st.trees.size(),
+            "dp-df: pruning expected one record of noisy counts per tree");
+    auto pruned = std::make_unique<ForestModel>(spec.algorithm, data.task(), static_cast<int>(data.n_classes()),
+                                                spec.vote);
+    pruned->set_n_train(rows.size());
+    for (std::size_t t = 0; t < st.trees.size(); ++t) pruned->add_tree(prune_dp_df_tree(grown->trees()[t], st.trees[t]));
+    pruned->set_ledger_summary(ctx.ledger.summary());
+    return pruned;
   }
 
  private:
@@ -246,6 +271,14 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
       {"max_height", ParamType::kInt, "3", 1, 40, false, {},
        "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths 0..h-2)"},
       occupancy_param("h = d_mult = floor(log5(n_train / occupancy))"),
+      {"prune", ParamType::kBool, "false", 0, 1, false, {},
+       "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] Fig. 3, off "
+       "for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are all leaves becomes a "
+       "leaf when the children's noisy Gini, weighted by their noisy sizes over the parent's noisy size, is >= its "
+       "own noisy Gini; after a collapse the parent is tested the same way, upwards (depth-1 nodes only through "
+       "this step, never the root). The spec leaves open the weights, the upward step and empty children: "
+       "reconstructed from Greedy_DP_Forest's DP_Tree.prune_tree (the upward step does not require the parent's "
+       "other children to be leaves; a noisy size 0 weighs 0). Post-processing: no budget"},
       strict_param(),
       quirks_param(a.quirks),
   };
@@ -264,6 +297,7 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
     d.strict = p.get_bool("strict");
     d.asrun = p.list_contains("reference_quirks", "authors_asrun");
     d.half_epsilon = p.list_contains("reference_quirks", "half_epsilon");
+    d.prune = p.get_bool("prune");
     return std::make_unique<DpDfLearner>(d);
   };
   return {a};
