@@ -37,7 +37,9 @@ class BrfPolicy : public HonestPolicy {
     for (std::size_t i = 0; i < order_.size() && seen < want; ++i) {
       std::swap(order_[i], order_[i + rng.below(order_.size() - i)]);
       const int f = order_[i];
-      if (search_.numeric(node.data.column(static_cast<std::size_t>(f)), node.labels, node.s, gains_) < 2) continue;
+      index_.sort_rows(node.data, node.s, f, sorted_);  // shared presort + radix (core/tree)
+      if (search_.numeric_sorted(node.data.column(static_cast<std::size_t>(f)), node.labels, sorted_, gains_) < 2)
+        continue;
       ++seen;
       const SplitGain* g = nullptr;
       if (random_value) {
@@ -66,6 +68,8 @@ class BrfPolicy : public HonestPolicy {
   BrfParams p_;
   int n_classes_, k_;
   GiniSplitSearch search_;
+  RankIndex index_;
+  std::vector<uint32_t> sorted_;
   std::vector<SplitGain> gains_;
   std::vector<int> order_;
 };

@@ -1,9 +1,7 @@
 #include "algorithms/cart/cart.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <numeric>
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
@@ -12,7 +10,7 @@
 namespace dpf {
 
 CartSplit::CartSplit(const CartParams& p, int n_features, TaskKind task, int n_classes)
-    : p_(p), task_(task), n_classes_(n_classes) {
+    : p_(p), task_(task), n_classes_(n_classes), search_(task == TaskKind::kClassification ? n_classes : 1) {
   k_ = p.max_features > 0 ? std::min(p.max_features, n_features)
        : task == TaskKind::kClassification ? std::max(1, static_cast<int>(std::sqrt(static_cast<double>(n_features))))
                                            : n_features;
@@ -40,119 +38,15 @@ double CartSplit::proxy_of_children(double nl, double nr) const {
   return v;
 }
 
-const std::vector<uint32_t>& CartSplit::ranks(const Dataset& data, int f) {
-  if (ranked_data_ != &data) {
-    ranked_data_ = &data;
-    rank_.assign(data.n_features(), {});
-  }
-  std::vector<uint32_t>& rank = rank_[static_cast<std::size_t>(f)];
-  if (rank.empty()) {
-    std::span<const double> col = data.column(static_cast<std::size_t>(f));
-    std::vector<uint32_t> order(data.n_rows());
-    std::iota(order.begin(), order.end(), 0u);
-    // The order of std::pair<double, uint32_t>'s operator<: by value, ties by row index.
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return col[a] < col[b] || (!(col[b] < col[a]) && a < b);
-    });
-    rank.resize(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
-  }
-  return rank;
-}
-
-void CartSplit::sort_rows(const NodeView& node, int f) {
-  const std::size_t n = node.rows.size();
-  sorted_rows_.resize(n);
-  const std::size_t n_data = node.data.n_rows();
-  if (n_data * node.data.n_features() > kMaxRankedEntries || n_data > (std::size_t{1} << 32) - 1) {
-    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
-    pair_scratch_.clear();
-    for (uint32_t r : node.rows) pair_scratch_.emplace_back(col[r], r);
-    std::sort(pair_scratch_.begin(), pair_scratch_.end());
-    for (std::size_t i = 0; i < n; ++i) sorted_rows_[i] = pair_scratch_[i].second;
-    return;
-  }
-  // Keys rank << 32 | row: distinct rows have distinct ranks, so sorting the keys sorts by
-  // (value, row); bootstrap copies of a row have equal keys and stay together.
-  const std::vector<uint32_t>& rank = ranks(node.data, f);
-  keys_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const uint32_t r = node.rows[i];
-    keys_[i] = (static_cast<uint64_t>(rank[r]) << 32) | r;
-  }
-  if (n < 256) {
-    std::sort(keys_.begin(), keys_.end());
-  } else {
-    // LSD radix sort on the rank bits, 8 bits per pass (stable, so earlier passes keep their order).
-    const int rank_bits = std::bit_width(n_data - 1);
-    keys_tmp_.resize(n);
-    for (int shift = 32; shift < 32 + rank_bits; shift += 8) {
-      std::size_t count[257] = {};
-      for (uint64_t k : keys_) ++count[((k >> shift) & 255u) + 1];
-      for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
-      for (uint64_t k : keys_) keys_tmp_[count[(k >> shift) & 255u]++] = k;
-      keys_.swap(keys_tmp_);
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) sorted_rows_[i] = static_cast<uint32_t>(keys_[i]);
-}
-
-bool CartSplit::best_threshold(const NodeView& node, int f, Best& best) {
+bool CartSplit::best_threshold(const NodeView& node, int f, BestSplit& best) {
+  index_.sort_rows(node.data, node.rows, f, sorted_rows_);
   std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
-  std::span<const double> y = node.data.y();
-  sort_rows(node, f);
-  const std::size_t n = sorted_rows_.size();
-  xs_.resize(n);
-  ys_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    xs_[i] = col[sorted_rows_[i]];
-    ys_[i] = y[sorted_rows_[i]];
-  }
-  if (!(xs_[n - 1] > xs_[0])) return false;  // constant at this node
   const auto msl = static_cast<std::size_t>(p_.min_samples_leaf);
-  if (n < 2 * msl) return true;
-  // A threshold after position i leaves nl = i + 1 rows left and n - nl right: only
-  // i in [msl - 1, n - msl - 1] can be a split; rows before only add to the left statistics.
-  const std::size_t first = msl - 1, last = n - msl - 1;
-  const double* xs = xs_.data();
-  const double* ys = ys_.data();
-  auto consider = [&](std::size_t i, double proxy) {
-    if (proxy > best.proxy) {
-      double thr = 0.5 * (xs[i] + xs[i + 1]);
-      if (!(thr > xs[i])) thr = xs[i + 1];  // midpoint rounded down onto x_i
-      best = {proxy, f, thr};
-    }
-  };
-  if (task_ == TaskKind::kClassification && n_classes_ == 2) {
-    // Binary Gini, the arithmetic of proxy_of_children on exact integer counts.
-    const double t0 = total_[0], t1 = total_[1];
-    double l1 = 0;
-    for (std::size_t i = 0; i < first; ++i) l1 += ys[i];
-    for (std::size_t i = first; i <= last; ++i) {
-      l1 += ys[i];
-      if (xs[i + 1] <= xs[i]) continue;  // no threshold between equal values
-      const double nl = static_cast<double>(i + 1), nr = static_cast<double>(n - i - 1);
-      const double l0 = nl - l1, r0 = t0 - l0, r1 = t1 - l1;
-      consider(i, (l0 * l0 + l1 * l1) / nl + (r0 * r0 + r1 * r1) / nr);
-    }
-    return true;
-  }
-  std::fill(left_.begin(), left_.end(), 0.0);
-  const bool clf = task_ == TaskKind::kClassification;
-  auto add = [&](std::size_t i) {
-    if (clf) left_[static_cast<std::size_t>(ys[i])] += 1;
-    else left_[0] += ys[i];
-  };
-  for (std::size_t i = 0; i < first; ++i) add(i);
-  for (std::size_t i = first; i <= last; ++i) {
-    add(i);
-    if (xs[i + 1] <= xs[i]) continue;
-    consider(i, proxy_of_children(static_cast<double>(i + 1), static_cast<double>(n - i - 1)));
-  }
-  return true;
+  if (task_ == TaskKind::kClassification) return search_.best_sorted(col, node.data.y(), sorted_rows_, msl, f, best);
+  return search_.best_sse_sorted(col, node.data.y(), sorted_rows_, msl, total_[0], f, best);
 }
 
-bool CartSplit::random_threshold(const NodeView& node, int f, Rng& rng, Best& best) {
+bool CartSplit::random_threshold(const NodeView& node, int f, Rng& rng, BestSplit& best) {
   std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
   std::span<const double> y = node.data.y();
   double lo = INFINITY, hi = -INFINITY;
@@ -195,7 +89,7 @@ std::optional<SplitChoice> CartSplit::choose(const NodeView& node, Rng& rng, Pri
 
   std::vector<int>& order = order_;
   order.assign(node.active.begin(), node.active.end());
-  Best best;
+  BestSplit best;
   int visited = 0;
   for (std::size_t i = 0; i < order.size() && visited < k_; ++i) {
     std::swap(order[i], order[i + rng.below(order.size() - i)]);

@@ -1,6 +1,7 @@
 // Non-private CART forests with scikit-learn's semantics (dipreme.md §3.1; multinomial-rf.md §2):
 //   Breiman RF: bootstrap rows per tree, best split over K random features (exhaustive threshold
-//     search with a sorted sweep, thresholds at midpoints), Gini or squared error;
+//     search with the shared presorted sweep of core/tree/split_search.hpp, thresholds at
+//     midpoints), Gini or squared error;
 //   ERT (Geurts et al. 2006): all rows per tree, one uniform random threshold in the node's [min, max]
 //     per candidate feature, best of K.
 // Features are visited in random order until K features that are not constant at the node have been
@@ -12,6 +13,7 @@
 
 #include "algorithms/registry.hpp"
 #include "core/tree/grower.hpp"
+#include "core/tree/split_search.hpp"
 
 namespace dpf {
 
@@ -32,35 +34,20 @@ class CartSplit : public SplitPolicy {
   std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger& ledger) override;
 
  private:
-  struct Best {
-    double proxy = -1.0;
-    int feature = -1;
-    double threshold = 0.0;
-  };
-  bool best_threshold(const NodeView& node, int f, Best& best);
-  bool random_threshold(const NodeView& node, int f, Rng& rng, Best& best);
+  bool best_threshold(const NodeView& node, int f, BestSplit& best);
+  bool random_threshold(const NodeView& node, int f, Rng& rng, BestSplit& best);
   double proxy_of_children(double n_left, double n_right) const;
-  // The node's rows in the order of their (value of f, row index) pairs, into sorted_rows_.
-  void sort_rows(const NodeView& node, int f);
-  const std::vector<uint32_t>& ranks(const Dataset& data, int f);
 
   const CartParams& p_;
   int k_;
   TaskKind task_;
   int n_classes_;
   std::vector<double> left_, total_;
-  // Presorted once per fit (the policy lives for one fit on one dataset): rank_[f][row] is the
-  // position of row in the order of (value of f, row index) over every data row, built on first use.
-  // A node then sorts integer keys (rank << 32 | row) by radix instead of comparing (value, row)
-  // pairs, which gives exactly the same order. Data sets with more than kMaxRankedEntries cells keep
-  // the per-node pair sort (pair_scratch_) to bound memory.
-  static constexpr std::size_t kMaxRankedEntries = std::size_t{1} << 25;
-  const Dataset* ranked_data_ = nullptr;
-  std::vector<std::vector<uint32_t>> rank_;
-  std::vector<std::pair<double, uint32_t>> pair_scratch_;
-  std::vector<uint64_t> keys_, keys_tmp_;
+  // The shared presort + radix row sort and sorted sweep (core/tree/split_search.hpp); the policy
+  // lives for one fit on one dataset, so the ranks are built once per fit.
+  RankIndex index_;
+  GiniSplitSearch search_;
   std::vector<uint32_t> sorted_rows_;
-  std::vector<double> xs_, ys_;  // the sorted rows' values of f and targets
   std::vector<int> order_;       // candidate features in visiting order
 };
 

@@ -38,7 +38,8 @@ class DenilPolicy : public HonestPolicy {
       std::swap(order_[ui], order_[ui + rng.below(order_.size() - ui)]);
       const int f = order_[ui];
       std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
-      if (search_.numeric(col, node.labels, node.s, gains_) < 2) continue;
+      index_.sort_rows(node.data, node.s, f, sorted_);  // shared presort + radix (core/tree)
+      if (search_.numeric_sorted(col, node.labels, sorted_, gains_) < 2) continue;
       // Search range from m_s random structure points of the node (m_s = 0: no restriction).
       double lo = -INFINITY, hi = INFINITY;
       if (p_.m_s > 0 && static_cast<std::size_t>(p_.m_s) < node.s.size()) {
@@ -79,6 +80,8 @@ class DenilPolicy : public HonestPolicy {
   int n_features_, n_classes_;
   double lambda_;
   GiniSplitSearch search_;
+  RankIndex index_;
+  std::vector<uint32_t> sorted_;
   std::vector<SplitGain> gains_;
   std::vector<int> order_;
 };

@@ -1,9 +1,74 @@
 #include "core/tree/split_search.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <numeric>
 
 namespace dpf {
+
+// ---------------------------------------------------------------------------------------------
+// RankIndex
+
+const std::vector<uint32_t>& RankIndex::ranks(const Dataset& data, int f) {
+  if (ranked_data_ != &data) {
+    ranked_data_ = &data;
+    rank_.assign(data.n_features(), {});
+  }
+  std::vector<uint32_t>& rank = rank_[static_cast<std::size_t>(f)];
+  if (rank.empty()) {
+    std::span<const double> col = data.column(static_cast<std::size_t>(f));
+    std::vector<uint32_t> order(data.n_rows());
+    std::iota(order.begin(), order.end(), 0u);
+    // The order of std::pair<double, uint32_t>'s operator<: by value, ties by row index.
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return col[a] < col[b] || (!(col[b] < col[a]) && a < b);
+    });
+    rank.resize(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
+  }
+  return rank;
+}
+
+void RankIndex::sort_rows(const Dataset& data, std::span<const uint32_t> rows, int f, std::vector<uint32_t>& out) {
+  const std::size_t n = rows.size();
+  out.resize(n);
+  const std::size_t n_data = data.n_rows();
+  if (n_data * data.n_features() > kMaxRankedEntries || n_data > (std::size_t{1} << 32) - 1) {
+    std::span<const double> col = data.column(static_cast<std::size_t>(f));
+    pair_scratch_.clear();
+    for (uint32_t r : rows) pair_scratch_.emplace_back(col[r], r);
+    std::sort(pair_scratch_.begin(), pair_scratch_.end());
+    for (std::size_t i = 0; i < n; ++i) out[i] = pair_scratch_[i].second;
+    return;
+  }
+  // Keys rank << 32 | row: distinct rows have distinct ranks, so sorting the keys sorts by
+  // (value, row); bootstrap copies of a row have equal keys and stay together.
+  const std::vector<uint32_t>& rank = ranks(data, f);
+  keys_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const uint32_t r = rows[i];
+    keys_[i] = (static_cast<uint64_t>(rank[r]) << 32) | r;
+  }
+  if (n < 256) {
+    std::sort(keys_.begin(), keys_.end());
+  } else {
+    // LSD radix sort on the rank bits, 8 bits per pass (stable, so earlier passes keep their order).
+    const int rank_bits = std::bit_width(n_data - 1);
+    keys_tmp_.resize(n);
+    for (int shift = 32; shift < 32 + rank_bits; shift += 8) {
+      std::size_t count[257] = {};
+      for (uint64_t k : keys_) ++count[((k >> shift) & 255u) + 1];
+      for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+      for (uint64_t k : keys_) keys_tmp_[count[(k >> shift) & 255u]++] = k;
+      keys_.swap(keys_tmp_);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<uint32_t>(keys_[i]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// GiniSplitSearch
 
 GiniSplitSearch::GiniSplitSearch(int n_classes) : n_classes_(n_classes) {
   left_.assign(static_cast<std::size_t>(n_classes), 0.0);
@@ -24,52 +89,161 @@ double GiniSplitSearch::gain(std::span<const double> left, std::span<const doubl
   return g > 0 ? g : 0.0;
 }
 
+double GiniSplitSearch::proxy_of(std::span<const double> left, std::span<const double> total, double nl, double n) {
+  const double nr = n - nl;
+  double sl = 0, sr = 0;
+  for (std::size_t c = 0; c < total.size(); ++c) {
+    sl += left[c] * left[c];
+    const double r = total[c] - left[c];
+    sr += r * r;
+  }
+  return (nl > 0 ? sl / nl : 0.0) + (nr > 0 ? sr / nr : 0.0);
+}
+
+template <class Labels>
+double GiniSplitSearch::gather(std::span<const double> column, Labels labels, std::span<const uint32_t> rows) {
+  const std::size_t n = rows.size();
+  xs_.resize(n);
+  cls_.resize(n);
+  std::fill(total_.begin(), total_.end(), 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const uint32_t r = rows[i];
+    xs_[i] = column[r];
+    const auto c = static_cast<uint32_t>(labels[r]);
+    cls_[i] = c;
+    total_[c] += 1;
+  }
+  double st = 0;
+  for (double t : total_) st += t * t;
+  return st;
+}
+
+template <class Visit>
+void GiniSplitSearch::sweep_boundaries(std::size_t first, std::size_t last, double st, Visit&& visit) {
+  // Moving one row of class c from right to left changes n_lc^2 by 2 n_lc + 1 and n_rc^2 by
+  // -(2 n_rc - 1); the sums stay exact integers.
+  std::fill(left_.begin(), left_.end(), 0.0);
+  double sl = 0, sr = st;
+  const double* xs = xs_.data();
+  const uint32_t* cls = cls_.data();
+  double* left = left_.data();
+  const double* total = total_.data();
+  for (std::size_t i = 0; i <= last; ++i) {
+    const uint32_t c = cls[i];
+    const double r = total[c] - left[c];
+    sl += 2 * left[c] + 1;
+    sr -= 2 * r - 1;
+    left[c] += 1;
+    if (i < first || !(xs[i + 1] > xs[i])) continue;
+    visit(i, sl, sr);
+  }
+}
+
+std::size_t GiniSplitSearch::sweep_all(std::vector<SplitGain>& out) {
+  out.clear();
+  const std::size_t n = xs_.size();
+  double st = 0;
+  for (double t : total_) st += t * t;
+  const double dn = static_cast<double>(n);
+  node_gini_ = n ? 1.0 - st / (dn * dn) : 0.0;
+  if (n < 2) return n;
+  std::size_t distinct = 1;
+  sweep_boundaries(0, n - 2, st, [&](std::size_t i, double sl, double sr) {
+    ++distinct;
+    const double nl = static_cast<double>(i + 1), nr = dn - nl;
+    const double g = (sl / nl + sr / nr - st / dn) / dn;
+    out.push_back({midpoint(xs_[i], xs_[i + 1]), g > 0 ? g : 0.0, static_cast<uint32_t>(i + 1)});
+  });
+  return distinct;
+}
+
 std::size_t GiniSplitSearch::numeric(std::span<const double> column, std::span<const int> labels,
                                      std::span<const uint32_t> rows, std::vector<SplitGain>& out) {
   items_.clear();
-  for (uint32_t r : rows) items_.push_back({column[r], labels[r]});
-  std::sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) { return a.v < b.v; });
-  return sweep(out);
+  for (uint32_t r : rows) items_.emplace_back(column[r], static_cast<uint32_t>(labels[r]));
+  std::sort(items_.begin(), items_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::size_t n = items_.size();
+  xs_.resize(n);
+  cls_.resize(n);
+  std::fill(total_.begin(), total_.end(), 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    xs_[i] = items_[i].first;
+    cls_[i] = items_[i].second;
+    total_[cls_[i]] += 1;
+  }
+  return sweep_all(out);
 }
 
 std::size_t GiniSplitSearch::numeric_sorted(std::span<const double> column, std::span<const int> labels,
                                             std::span<const uint32_t> sorted_rows, std::vector<SplitGain>& out) {
-  items_.clear();
-  for (uint32_t r : sorted_rows) items_.push_back({column[r], labels[r]});
-  return sweep(out);
+  gather(column, labels, sorted_rows);
+  return sweep_all(out);
 }
 
-std::size_t GiniSplitSearch::sweep(std::vector<SplitGain>& out) {
-  out.clear();
-  std::fill(total_.begin(), total_.end(), 0.0);
-  for (const Item& it : items_) total_[static_cast<std::size_t>(it.c)] += 1;
-  const std::size_t n = items_.size();
+std::size_t GiniSplitSearch::max_gain_sorted(std::span<const double> column, std::span<const int> labels,
+                                             std::span<const uint32_t> sorted_rows, double& max_gain) {
+  const double st = gather(column, labels, sorted_rows);
+  const std::size_t n = xs_.size();
   const double dn = static_cast<double>(n);
-  double st = 0;
-  for (double t : total_) st += t * t;
   node_gini_ = n ? 1.0 - st / (dn * dn) : 0.0;
-  if (n == 0) return 0;
-
-  // Running sums of squared class counts: moving one row of class c from right to left changes
-  // n_lc^2 by 2 n_lc + 1 and n_rc^2 by -(2 n_rc - 1).
-  std::fill(left_.begin(), left_.end(), 0.0);
-  double sl = 0, sr = st;
+  max_gain = 0.0;
+  if (n < 2) return n;
   std::size_t distinct = 1;
-  for (std::size_t i = 0; i + 1 < n; ++i) {
-    const auto c = static_cast<std::size_t>(items_[i].c);
-    const double r = total_[c] - left_[c];
-    sl += 2 * left_[c] + 1;
-    sr -= 2 * r - 1;
-    left_[c] += 1;
-    if (!(items_[i + 1].v > items_[i].v)) continue;
+  double best = 0.0;
+  sweep_boundaries(0, n - 2, st, [&](std::size_t i, double sl, double sr) {
     ++distinct;
     const double nl = static_cast<double>(i + 1), nr = dn - nl;
-    double g = (sl / nl + sr / nr - st / dn) / dn;
-    double thr = 0.5 * (items_[i].v + items_[i + 1].v);
-    if (!(thr > items_[i].v)) thr = items_[i + 1].v;
-    out.push_back({thr, g > 0 ? g : 0.0, static_cast<uint32_t>(i + 1)});
-  }
+    const double g = (sl / nl + sr / nr - st / dn) / dn;
+    best = std::max(best, g > 0 ? g : 0.0);
+  });
+  max_gain = best;
   return distinct;
+}
+
+bool GiniSplitSearch::best_sorted(std::span<const double> column, std::span<const double> y,
+                                  std::span<const uint32_t> sorted_rows, std::size_t min_leaf, int f,
+                                  BestSplit& best) {
+  const std::size_t n = sorted_rows.size();
+  if (n == 0) return false;
+  const double st = gather(column, y, sorted_rows);
+  if (!(xs_[n - 1] > xs_[0])) return false;  // constant at this node
+  if (min_leaf == 0) min_leaf = 1;
+  if (n < 2 * min_leaf) return true;
+  // A threshold after position i leaves i + 1 rows left and n - i - 1 right: only i in
+  // [min_leaf - 1, n - min_leaf - 1] can be a split; rows before only add to the left side.
+  sweep_boundaries(min_leaf - 1, n - min_leaf - 1, st, [&](std::size_t i, double sl, double sr) {
+    const double proxy = sl / static_cast<double>(i + 1) + sr / static_cast<double>(n - i - 1);
+    if (proxy > best.proxy) best = {proxy, f, midpoint(xs_[i], xs_[i + 1])};
+  });
+  return true;
+}
+
+bool GiniSplitSearch::best_sse_sorted(std::span<const double> column, std::span<const double> y,
+                                      std::span<const uint32_t> sorted_rows, std::size_t min_leaf, double total_sum,
+                                      int f, BestSplit& best) {
+  const std::size_t n = sorted_rows.size();
+  if (n == 0) return false;
+  xs_.resize(n);
+  std::vector<double>& ys = per_value_;
+  ys.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    xs_[i] = column[sorted_rows[i]];
+    ys[i] = y[sorted_rows[i]];
+  }
+  if (!(xs_[n - 1] > xs_[0])) return false;
+  if (min_leaf == 0) min_leaf = 1;
+  if (n < 2 * min_leaf) return true;
+  const std::size_t first = min_leaf - 1, last = n - min_leaf - 1;
+  double sum_left = 0;
+  for (std::size_t i = 0; i <= last; ++i) {
+    sum_left += ys[i];
+    if (i < first || !(xs_[i + 1] > xs_[i])) continue;
+    const double nl = static_cast<double>(i + 1), nr = static_cast<double>(n - i - 1);
+    const double r = total_sum - sum_left;
+    const double proxy = sum_left * sum_left / nl + r * r / nr;
+    if (proxy > best.proxy) best = {proxy, f, midpoint(xs_[i], xs_[i + 1])};
+  }
+  return true;
 }
 
 std::size_t GiniSplitSearch::one_vs_rest(std::span<const double> column, std::span<const int> labels,
@@ -97,7 +271,8 @@ std::size_t GiniSplitSearch::one_vs_rest(std::span<const double> column, std::sp
     for (double x : cnt) nv += x;
     if (nv == 0 && n_values == 0) continue;
     distinct += nv > 0;
-    out.push_back({static_cast<double>(v), gain(cnt, total_, nv, dn), static_cast<uint32_t>(nv)});
+    out.push_back({static_cast<double>(v), gain(cnt, total_, nv, dn), static_cast<uint32_t>(nv),
+                   proxy_of(cnt, total_, nv, dn)});
   }
   return distinct;
 }
@@ -128,7 +303,7 @@ std::size_t GiniSplitSearch::at_thresholds(std::span<const double> column, std::
       left_[c] += per_value_[t * C + c];
       nl += per_value_[t * C + c];
     }
-    out.push_back({thresholds[t], gain(left_, total_, nl, dn), static_cast<uint32_t>(nl)});
+    out.push_back({thresholds[t], gain(left_, total_, nl, dn), static_cast<uint32_t>(nl), proxy_of(left_, total_, nl, dn)});
   }
   return rows.size();
 }

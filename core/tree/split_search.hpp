@@ -1,17 +1,26 @@
-// Reusable Gini split search for CART-style classification learners (multinomial-rf.md §1.4, §1.11).
+// The split search every CART-style classification learner shares (CART `rf`/`ert` in
+// algorithms/cart, MRF, BRF and Denil14 in algorithms/mrf|brf|denil14; multinomial-rf.md §1.4, §1.11).
 //
-// numeric():     sorts the node's (value, class) pairs of one feature once and sweeps them in one
-//                pass, keeping the sums of squared class counts of both sides up to date in O(1) per
-//                row, so the Gini decrease of EVERY threshold (the midpoints between consecutive
-//                distinct values) costs O(n log n) for the sort + O(n + C) for the sweep. The reference
-//                MRF code recomputes each candidate from scratch, O(n^2) per feature.
-// one_vs_rest(): per-value class counts in one pass, then the gain of every "x == v vs x != v"
-//                partition in O(m C) (m distinct values present).
+// Two pieces:
+//   RankIndex        presort once per fit: rank of every row per feature (built on first use), so a
+//                    node's rows are sorted by (value, row) with a radix sort of integer keys instead
+//                    of comparisons (the CART presort + radix of the foundation, moved here).
+//   GiniSplitSearch  one pass over rows sorted by a feature, keeping the sums of squared class counts
+//                    of both sides up to date in O(1) per row (exact integers held in doubles), so every
+//                    boundary between consecutive distinct values costs O(1):
+//     numeric() / numeric_sorted()  the Gini decrease of every midpoint (MRF's value draw),
+//     max_gain_sorted()             only the largest decrease and the number of distinct values
+//                                   (MRF's feature draw needs no more for the features not drawn),
+//     best_sorted()                 the best threshold by scikit-learn's proxy among those leaving
+//                                   >= min_leaf rows per side (CART, BRF, Denil14);
+//   plus one_vs_rest() (categorical x == v vs x != v) and at_thresholds() (data-independent grids).
+//   best_sse_sorted() is the regression analogue of best_sorted() (CART regression trees).
 //
 // Gain = Gini impurity decrease of paper eq. 4 (Bai et al.):
 //   I = T(S) - |S_l|/|S| T(S_l) - |S_r|/|S| T(S_r),  T(S) = 1 - sum_c p_c^2,
-// computed as  I = (sum_c n_lc^2 / n_l + sum_c n_rc^2 / n_r - sum_c n_c^2 / n) / n  (>= 0; rounding
-// below 0 is clamped). Ordering candidates by I is the same as ordering by sklearn's proxy.
+// computed as  I = (proxy - sum_c n_c^2 / n) / n  with  proxy = sum_c n_lc^2 / n_l + sum_c n_rc^2 / n_r
+// (sklearn's proxy; >= 0, rounding below 0 is clamped). Ordering candidates by I is the same as
+// ordering by the proxy.
 //
 // Threshold convention (core/tree Tree::kThreshold): x < threshold goes to child 0 ("left").
 // A midpoint that rounds down onto the lower value is replaced by the upper value, so both sides
@@ -19,7 +28,10 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
+
+#include "core/data/dataset.hpp"
 
 namespace dpf {
 
@@ -27,6 +39,31 @@ struct SplitGain {
   double threshold = 0.0;  // numeric: midpoint; one-vs-rest: the category code
   double gain = 0.0;       // Gini impurity decrease (eq. 4)
   uint32_t n_left = 0;     // rows sent to child 0 (x < threshold, or x == code)
+  double proxy = 0.0;      // one_vs_rest / at_thresholds: sum_c n_lc^2/n_l + sum_c n_rc^2/n_r (empty side: 0)
+};
+
+// The running best of best_sorted() / best_sse_sorted() over the features of one node.
+struct BestSplit {
+  double proxy = -1.0;  // larger is better; only a strictly larger proxy replaces the best
+  int feature = -1;
+  double threshold = 0.0;
+};
+
+class RankIndex {
+ public:
+  // Writes `rows` ordered by (value of feature f, row index) into `out`: for distinct rows exactly the
+  // order of sorting (value, row) pairs; copies of one row (bootstrap) stay together. Ranks of f are
+  // computed on the first call for f (the index lives for one fit on one dataset). Data sets with
+  // more than kMaxRankedEntries cells sort (value, row) pairs per call instead, to bound memory.
+  void sort_rows(const Dataset& data, std::span<const uint32_t> rows, int f, std::vector<uint32_t>& out);
+
+ private:
+  static constexpr std::size_t kMaxRankedEntries = std::size_t{1} << 25;
+  const std::vector<uint32_t>& ranks(const Dataset& data, int f);
+  const Dataset* ranked_data_ = nullptr;
+  std::vector<std::vector<uint32_t>> rank_;
+  std::vector<std::pair<double, uint32_t>> pair_scratch_;
+  std::vector<uint64_t> keys_, keys_tmp_;
 };
 
 class GiniSplitSearch {
@@ -42,6 +79,23 @@ class GiniSplitSearch {
   std::size_t numeric_sorted(std::span<const double> column, std::span<const int> labels,
                              std::span<const uint32_t> sorted_rows, std::vector<SplitGain>& out);
 
+  // max over the thresholds of numeric_sorted() of their gain (0 when there is none), bit-identical
+  // to scanning its output, without writing the candidates. Returns the number of distinct values.
+  std::size_t max_gain_sorted(std::span<const double> column, std::span<const int> labels,
+                              std::span<const uint32_t> sorted_rows, double& max_gain);
+
+  // The best threshold by the proxy among those leaving >= min_leaf rows on each side (CART with
+  // sklearn's rule). y[r] holds the class index of row r (Dataset::y()). Replaces `best` (with
+  // feature f) only by a strictly larger proxy. Returns false when the feature is constant on the
+  // rows (sklearn: such a feature does not count towards max_features).
+  bool best_sorted(std::span<const double> column, std::span<const double> y, std::span<const uint32_t> sorted_rows,
+                   std::size_t min_leaf, int f, BestSplit& best);
+
+  // Regression: proxy S_l^2/n_l + S_r^2/n_r (sklearn's squared-error proxy), `total_sum` = sum of y.
+  bool best_sse_sorted(std::span<const double> column, std::span<const double> y,
+                       std::span<const uint32_t> sorted_rows, std::size_t min_leaf, double total_sum, int f,
+                       BestSplit& best);
+
   // Every value v present in column[rows] (category codes), as the partition x == v vs x != v, in
   // increasing code order; with n_values > 0 every code 0..n_values-1, present or not (gain 0 when
   // absent). Returns the number of distinct values present.
@@ -54,20 +108,34 @@ class GiniSplitSearch {
                             std::span<const uint32_t> rows, std::span<const double> thresholds,
                             std::vector<SplitGain>& out);
 
-  // Gini impurity T(S) of the rows of the last call.
+  // Gini impurity T(S) of the rows of the last call (not set by best_sorted / best_sse_sorted).
   double node_gini() const { return node_gini_; }
 
   // Gini decrease of one partition given the class counts of the left side and of the node.
   static double gain(std::span<const double> left, std::span<const double> total, double n_left, double n);
+  // The proxy sum_c n_lc^2/n_l + sum_c n_rc^2/n_r of one partition (an empty side adds 0).
+  static double proxy_of(std::span<const double> left, std::span<const double> total, double n_left, double n);
+
+  // Midpoint between consecutive distinct sorted values a < b (b when the midpoint rounds onto a).
+  static double midpoint(double a, double b) {
+    const double t = 0.5 * (a + b);
+    return t > a ? t : b;
+  }
 
  private:
-  struct Item {
-    double v;
-    int c;
-  };
-  std::size_t sweep(std::vector<SplitGain>& out);  // items_ sorted by value
+  // Gathers xs_[i] = column[rows[i]] and cls_[i] = class of rows[i]; counts total_; returns sum n_c^2.
+  template <class Labels>
+  double gather(std::span<const double> column, Labels labels, std::span<const uint32_t> rows);
+  // Visits every boundary i (rows [0, i] left, xs_[i + 1] > xs_[i]) with first <= i <= last as
+  // visit(i, sl, sr), sl/sr = sums of squared class counts of the left/right side.
+  template <class Visit>
+  void sweep_boundaries(std::size_t first, std::size_t last, double st, Visit&& visit);
+  std::size_t sweep_all(std::vector<SplitGain>& out);  // numeric / numeric_sorted on xs_, cls_
+
   int n_classes_;
-  std::vector<Item> items_;
+  std::vector<double> xs_;
+  std::vector<uint32_t> cls_;
+  std::vector<std::pair<double, uint32_t>> items_;  // numeric(): (value, class) pairs to sort
   std::vector<double> left_, total_;
   std::vector<double> per_value_;  // one_vs_rest: value-major class counts
   double node_gini_ = 0.0;
