@@ -53,7 +53,20 @@ struct Pending {
   std::size_t s0, s1, e0, e1;  // ranges in the S and E arrays
   int depth;
   PrivacyLedger::ScopeId scope;
+  std::vector<FeatureDomain> domains;  // strict only
 };
+
+// A child's public domains after split c (k = 0: x < t or the category; k = 1: the rest).
+std::vector<FeatureDomain> narrowed(std::vector<FeatureDomain> d, const SplitChoice& c, int k) {
+  FeatureDomain& f = d[static_cast<std::size_t>(c.feature)];
+  if (c.kind == SplitKind::kThreshold) {
+    if (k == 0) f.hi = std::min(f.hi, c.threshold);
+    else f.lo = std::max(f.lo, c.threshold);
+  } else if (!f.all_categories) {
+    f.categories = k == 0 ? (f.categories & c.mask) : (f.categories & ~c.mask);
+  }
+  return d;
+}
 
 }  // namespace
 
@@ -64,12 +77,20 @@ Tree grow_honest_tree(const Dataset& data, std::span<const int> labels, std::spa
   const int C = static_cast<int>(data.n_classes());
 
   // A fresh uniform S/E partition for this tree (§1.2: re-drawn for every tree).
-  std::vector<uint32_t> perm(rows.begin(), rows.end());
+  std::vector<uint32_t> S, E;
   Rng part_rng = tree_rng.derive("partition");
-  part_rng.shuffle(std::span<uint32_t>(perm));
-  const std::size_t ns = structure_size(perm.size(), opt.partition_rate);
-  std::vector<uint32_t> S(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(ns));
-  std::vector<uint32_t> E(perm.begin() + static_cast<std::ptrdiff_t>(ns), perm.end());
+  if (opt.strict) {
+    // Each record independently in S with probability r/(r+1): its presence changes nothing else,
+    // so it is read by the structure or by the labels, never both (the parallel S/E step of §1.10).
+    const double p_s = opt.partition_rate / (opt.partition_rate + 1.0);
+    for (uint32_t r : rows) (part_rng.bernoulli(p_s) ? S : E).push_back(r);
+  } else {
+    std::vector<uint32_t> perm(rows.begin(), rows.end());
+    part_rng.shuffle(std::span<uint32_t>(perm));
+    const std::size_t ns = structure_size(perm.size(), opt.partition_rate);
+    S.assign(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(ns));
+    E.assign(perm.begin() + static_cast<std::ptrdiff_t>(ns), perm.end());
+  }
 
   // Ledger (§1.10): tree = (structure path scopes) composed with (one parallel scope of leaves),
   // in parallel when S and E are disjoint reads (the paper) or sequentially (cautious reading).
@@ -83,13 +104,15 @@ Tree grow_honest_tree(const Dataset& data, std::span<const int> labels, std::spa
 
   Tree tree(C);
   tree.add_nodes(1, 0);
-  std::vector<Pending> stack{{0, 0, S.size(), 0, E.size(), 0, root_scope}};
+  std::vector<Pending> stack;
+  stack.push_back({0, 0, S.size(), 0, E.size(), 0, root_scope, {}});
+  if (opt.strict) stack.back().domains = schema_domains(data.schema());
   std::vector<double> out(static_cast<std::size_t>(C));
   while (!stack.empty()) {
-    Pending p = stack.back();
+    Pending p = std::move(stack.back());
     stack.pop_back();
     std::span<uint32_t> s(S.data() + p.s0, p.s1 - p.s0), e(E.data() + p.e0, p.e1 - p.e0);
-    HonestView view{data, labels, s, e, p.depth, p.scope, p.s0};
+    HonestView view{data, labels, s, e, p.depth, p.scope, p.s0, p.domains};
     Rng node_rng = tree_rng.derive("node").derive(static_cast<uint64_t>(p.node));
     tree.mutable_nodes()[static_cast<std::size_t>(p.node)].count = static_cast<int32_t>(s.size() + e.size());
 
@@ -104,7 +127,7 @@ Tree grow_honest_tree(const Dataset& data, std::span<const int> labels, std::spa
     };
 
     if (opt.max_depth > 0 && p.depth >= opt.max_depth) { make_leaf(LeafReason::kStop); continue; }
-    bool pure = !s.empty();
+    bool pure = !s.empty() && !opt.strict;
     for (uint32_t r : s) pure = pure && labels[r] == labels[s[0]];
     if (pure) { make_leaf(LeafReason::kStop); continue; }
     std::optional<SplitChoice> choice = policy.choose(view, node_rng, ledger);
@@ -114,9 +137,9 @@ Tree grow_honest_tree(const Dataset& data, std::span<const int> labels, std::spa
     const std::size_t sl = static_cast<std::size_t>(std::partition(s.begin(), s.end(), left) - s.begin());
     const std::size_t el = static_cast<std::size_t>(std::partition(e.begin(), e.end(), left) - e.begin());
     const std::size_t er = e.size() - el;
-    if (el == 0 || er == 0) { make_leaf(LeafReason::kEmptyChild); continue; }
+    if (!opt.strict && (el == 0 || er == 0)) { make_leaf(LeafReason::kEmptyChild); continue; }
     const auto k = static_cast<std::size_t>(opt.min_leaf);
-    if (opt.stop == HonestStop::kPaper && (el < k || er < k)) { make_leaf(LeafReason::kStop); continue; }
+    if (!opt.strict && opt.stop == HonestStop::kPaper && (el < k || er < k)) { make_leaf(LeafReason::kStop); continue; }
 
     const int32_t first = tree.add_nodes(2, static_cast<int16_t>(p.depth + 1));
     Node& nd = tree.mutable_nodes()[static_cast<std::size_t>(p.node)];
@@ -127,16 +150,18 @@ Tree grow_honest_tree(const Dataset& data, std::span<const int> labels, std::spa
     nd.first_child = first;
     nd.n_children = 2;
     PrivacyLedger::ScopeId kids = opt.track_privacy ? ledger.open_scope(p.scope, Composition::kParallel) : -1;
-    const Pending child[2] = {{first, p.s0, p.s0 + sl, p.e0, p.e0 + el, p.depth + 1, -1},
-                              {first + 1, p.s0 + sl, p.s1, p.e0 + el, p.e1, p.depth + 1, -1}};
+    Pending child[2] = {{first, p.s0, p.s0 + sl, p.e0, p.e0 + el, p.depth + 1, -1, {}},
+                        {first + 1, p.s0 + sl, p.s1, p.e0 + el, p.e1, p.depth + 1, -1, {}}};
+    if (opt.strict)
+      for (int c = 0; c < 2; ++c) child[c].domains = narrowed(p.domains, *choice, c);
     for (int c = 1; c >= 0; --c) {
-      Pending q = child[c];
+      Pending q = std::move(child[c]);
       if (opt.track_privacy) q.scope = ledger.open_scope(kids, Composition::kSequential);
       const std::size_t ne = q.e1 - q.e0;
-      if (opt.stop == HonestStop::kRef && ne <= k) {
+      if (!opt.strict && opt.stop == HonestStop::kRef && ne <= k) {
         // §1.7 step 5: a child with at most k estimation points is a leaf at once.
         std::span<uint32_t> cs(S.data() + q.s0, q.s1 - q.s0), ce(E.data() + q.e0, q.e1 - q.e0);
-        HonestView cv{data, labels, cs, ce, q.depth, q.scope, q.s0};
+        HonestView cv{data, labels, cs, ce, q.depth, q.scope, q.s0, q.domains};
         PrivacyLedger::ScopeId ls = opt.track_privacy ? ledger.open_scope(labels_scope, Composition::kSequential) : -1;
         Rng leaf_rng = tree_rng.derive("node").derive(static_cast<uint64_t>(q.node)).derive("leaf");
         std::fill(out.begin(), out.end(), 0.0);
@@ -146,7 +171,7 @@ Tree grow_honest_tree(const Dataset& data, std::span<const int> labels, std::spa
         cn.leaf = tree.add_leaf_values(out);
         continue;
       }
-      stack.push_back(q);
+      stack.push_back(std::move(q));
     }
   }
   return tree;

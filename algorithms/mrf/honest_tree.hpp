@@ -15,6 +15,11 @@
 //   4. stop=paper: a child with < k estimation points     -> this node is a leaf (split rejected)
 //   5. stop=ref: a child with <= k estimation points becomes a leaf, the others recurse;
 //      stop=paper: every child recurses.
+// strict (the repaired ε-DP MRF, mrf_strict.hpp): steps 1, 3, 4 and 5's k rule are skipped — they
+// read the data — so a node is a leaf only at the public depth cap (step 0) or when the policy has
+// no candidate at all (a function of the schema and the path); every record joins S with
+// probability r/(r+1) independently (instead of a fixed-size split, which couples the records), and
+// the loop tracks each node's public domains (the schema's, narrowed by the path) for the policy.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -42,6 +47,7 @@ struct HonestView {
   PrivacyLedger::ScopeId scope = -1;  // the node's own sequential scope (-1: not private)
   std::size_t s_offset = 0;  // where s starts in the tree's structure array (policies that keep presorted
                              // per-feature copies of that array partition them in step with the loop)
+  std::span<const FeatureDomain> domains = {};  // strict: the node's public domains (else empty)
 };
 
 class HonestPolicy {
@@ -64,6 +70,7 @@ struct HonestOptions {
   double partition_rate = 1; // r = |S| / |E|; |S| = ceil(n r / (r + 1)) (§1.2, the code)
   bool track_privacy = false;
   bool parallel_s_e = true;  // private: S and E compose in parallel (the paper) or sequentially
+  bool strict = false;       // data-independent stops, Bernoulli S/E assignment, domain tracking
   PrivacyLedger::ScopeId forest_scope = PrivacyLedger::kRoot;
 };
 

@@ -60,9 +60,7 @@ void MrfPolicy::presort(const HonestView& node) {
     const bool discrete = node.data.schema().features[static_cast<std::size_t>(f)].kind == FeatureKind::kCategorical &&
                           !p_.all_continuous;
     if (discrete) continue;
-    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
-    v.assign(node.s.begin(), node.s.end());
-    std::sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return col[a] < col[b]; });
+    index_.sort_rows(node.data, node.s, f, v);  // shared presort + radix (core/tree/split_search.hpp)
   }
   left_.assign(node.data.n_rows(), 0);
 }
@@ -96,21 +94,38 @@ std::size_t MrfPolicy::draw(Rng& rng, std::vector<double>& v, double b) {
   return exponential_mechanism(rng, v, b, 1.0);
 }
 
-std::optional<SplitChoice> MrfPolicy::choose(const HonestView& node, Rng& rng, PrivacyLedger& ledger) {
+// I^F_f = max_j I_fj (§1.5 step 1) into `score`; false if f is not a candidate (§1.3). A presorted
+// numeric feature needs only the maximum: its candidates are listed for the drawn feature alone.
+bool MrfPolicy::feature_score(const HonestView& node, int f, double& score) {
+  if (presorted(node, f)) {
+    std::span<const uint32_t> seg(sorted_[static_cast<std::size_t>(f)].data() + node.s_offset, node.s.size());
+    return search_.max_gain_sorted(node.data.column(static_cast<std::size_t>(f)), node.labels, seg, score) >= 2;
+  }
+  auto& g = gains_[static_cast<std::size_t>(f)];
+  if (!gains_of(node, f, g)) return false;
+  score = 0;
+  for (const SplitGain& s : g) score = std::max(score, s.gain);
+  return true;
+}
+
+void MrfPolicy::feature_scores(const HonestView& node) {
   if (node.depth == 0) presort(node);
   cand_.clear();
   score_.clear();
   for (int f = 0; f < n_features_; ++f) {
-    auto& g = gains_[static_cast<std::size_t>(f)];
-    if (!gains_of(node, f, g)) continue;
     double best = 0;
-    for (const SplitGain& s : g) best = std::max(best, s.gain);
+    if (!feature_score(node, f, best)) continue;
     cand_.push_back(f);
-    score_.push_back(best);  // I^F_i = max_j I_ij (§1.5 step 1)
+    score_.push_back(best);
   }
+}
+
+std::optional<SplitChoice> MrfPolicy::choose(const HonestView& node, Rng& rng, PrivacyLedger& ledger) {
+  feature_scores(node);
   if (cand_.empty()) return std::nullopt;  // §1.7 step 2
   const int f = cand_[draw(rng, score_, p_.b1)];
-  const auto& g = gains_[static_cast<std::size_t>(f)];
+  auto& g = gains_[static_cast<std::size_t>(f)];
+  if (presorted(node, f)) gains_of(node, f, g);
   score_.resize(g.size());
   for (std::size_t j = 0; j < g.size(); ++j) score_[j] = g[j].gain;
   const SplitGain& v = g[draw(rng, score_, p_.b2)];
@@ -160,17 +175,7 @@ void MrfPolicy::leaf(const HonestView& node, LeafReason why, Rng& rng, PrivacyLe
 }
 
 std::vector<double> MrfPolicy::feature_probabilities(const HonestView& node, std::vector<int>& features) {
-  if (node.depth == 0) presort(node);
-  cand_.clear();
-  score_.clear();
-  for (int f = 0; f < n_features_; ++f) {
-    auto& g = gains_[static_cast<std::size_t>(f)];
-    if (!gains_of(node, f, g)) continue;
-    double best = 0;
-    for (const SplitGain& s : g) best = std::max(best, s.gain);
-    cand_.push_back(f);
-    score_.push_back(best);
-  }
+  feature_scores(node);
   features = cand_;
   if (score_.empty()) return {};
   const auto [lo, hi] = std::minmax_element(score_.begin(), score_.end());

@@ -11,8 +11,9 @@
 // P ∝ exp(B1 Î^F / 2). Value draw (§1.6): the chosen feature's gains min-max normalised, drawn with
 // P ∝ exp(B2 Î^V / 2). Both are the exponential mechanism with utility range 1 (core/privacy). Leaf
 // labels from estimation points (§1.8): B3 = inf -> majority (ties uniform), finite B3 -> P(c) ∝
-// exp(B3 n_c / 2). Forest: hard majority vote (eq. 6); a tied vote goes to the lowest class index
-// (ForestModel's rule) where the paper breaks ties at random — rare with 100 trees.
+// exp(B3 n_c / 2). Forest: hard majority vote (eq. 6), ties broken uniformly at random as the spec
+// states (`ties: random`, from the fit's RNG stream and the row index; `ties: lowest` keeps
+// ForestModel's lowest-class rule).
 //
 // Modes:
 //   multinomial-rf     the paper's non-private MRF with the reference code's control flow (stop=ref, §1.7) or the
@@ -21,6 +22,7 @@
 //   multinomial-rf-dp  §1.10: hard depth cap d, B1 = B2 = ε/(2 M d), B3 = ε/M (dp_compose=parallel: S and E
 //           compose in parallel) or B1 = B2 = ε/(4 M d), B3 = ε/(2M) (dp_compose=sequential: per
 //           tree d(B1+B2) + B3 = ε/M); the label mechanism over all C classes at every leaf.
+//           strict: true is the repaired, genuinely ε-DP variant of algorithms/mrf/mrf_strict.hpp.
 #pragma once
 #include <cmath>
 #include <vector>
@@ -42,6 +44,9 @@ struct MrfParams {
   int max_depth = 0;          // dp: 0 = ceil(log2(|E| / k)) (§1.10 assumption)
   bool parallel_s_e = true;   // dp_compose
   bool all_continuous = false;  // feature_types=continuous: categorical codes split by thresholds
+  bool random_ties = true;      // forest vote ties uniformly at random (eq. 6) or to the lowest class
+  bool strict = false;          // dp: the repaired ε-DP variant (mrf_strict.hpp)
+  int n_thresholds = 16;        // strict: T thresholds per numeric feature and node
 };
 
 // The §1.10 mapping: (B1, B2, B3) of one multinomial-rf-dp fit.
@@ -66,6 +71,8 @@ class MrfPolicy : public HonestPolicy {
 
  private:
   bool gains_of(const HonestView& node, int f, std::vector<SplitGain>& out);
+  bool feature_score(const HonestView& node, int f, double& score);
+  void feature_scores(const HonestView& node);  // cand_, score_ = the candidate features and their I^F
   bool presorted(const HonestView& node, int f) const;
   void presort(const HonestView& node);                          // at the root of every tree
   void partition_presorted(const HonestView& node, const SplitChoice& c);
@@ -74,6 +81,7 @@ class MrfPolicy : public HonestPolicy {
   MrfParams p_;
   int n_features_, n_classes_;
   GiniSplitSearch search_;
+  RankIndex index_;
   std::vector<std::vector<SplitGain>> gains_;
   std::vector<int> cand_;
   std::vector<double> score_;

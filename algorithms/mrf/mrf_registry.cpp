@@ -6,6 +6,7 @@
 #include "algorithms/comprf/comprf.hpp"
 #include "algorithms/denil14/denil14.hpp"
 #include "algorithms/mrf/mrf.hpp"
+#include "algorithms/mrf/mrf_strict.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
 
@@ -27,6 +28,9 @@ class MrfLearner : public Learner {
     opt.partition_rate = p.partition_rate;
     if (p.dp) {
       check_epsilon_param(name_, p.epsilon);
+      // strict: the default depth would read the private n (mrf_strict.hpp repair 7).
+      require(!p.strict || p.max_depth > 0, name_, ": strict=true needs an explicit max_depth (the default "
+              "ceil(log2(|E|/k)) reads the private number of rows)");
       const int d = p.max_depth > 0 ? p.max_depth : mrf_default_depth(rows.size(), p.partition_rate, p.min_leaf);
       const MrfDpBudget b = mrf_dp_budget(p.epsilon, p.n_trees, d, p.parallel_s_e);
       p.b1 = b.b1;
@@ -35,16 +39,24 @@ class MrfLearner : public Learner {
       opt.max_depth = d;
       opt.track_privacy = true;
       opt.parallel_s_e = p.parallel_s_e;
+      opt.strict = p.strict;
       // The M trees all read the whole training set: sequential composition (§1.10).
       opt.forest_scope = ctx.ledger.open_scope(PrivacyLedger::kRoot, Composition::kSequential, name_ + " forest");
     }
     const std::vector<int> labels = data.labels();
-    MrfPolicy policy(p, static_cast<int>(data.n_features()), static_cast<int>(data.n_classes()));
+    std::unique_ptr<HonestPolicy> policy;
+    if (p.strict) {
+      policy = std::make_unique<MrfStrictPolicy>(MrfStrictParams{p.b1, p.b2, p.b3, p.n_thresholds},
+                                                 static_cast<int>(data.n_features()), static_cast<int>(data.n_classes()));
+    } else {
+      policy = std::make_unique<MrfPolicy>(p, static_cast<int>(data.n_features()), static_cast<int>(data.n_classes()));
+    }
     auto model = std::make_unique<ForestModel>(name_, data.task(), static_cast<int>(data.n_classes()), Vote::kHard);
     model->set_n_train(rows.size());
+    if (p.random_ties) model->set_random_ties(ctx.rng.derive("vote ties"));  // eq. 6: ties at random
     for (int t = 0; t < p.n_trees; ++t) {
       Rng tree_rng = ctx.rng.derive("tree").derive(static_cast<uint64_t>(t));
-      model->add_tree(grow_honest_tree(data, labels, rows, policy, opt, tree_rng, ctx.ledger));
+      model->add_tree(grow_honest_tree(data, labels, rows, *policy, opt, tree_rng, ctx.ledger));
     }
     if (p.dp) {
       ctx.ledger.check_within(p.epsilon, name_);
@@ -70,6 +82,8 @@ std::vector<ParamSpec> common_schema() {
        "is kept only if both estimation children hold >= k (§1.7)"},
       {"feature_types", ParamType::kString, "schema", 0, 0, false, {"schema", "continuous"},
        "schema: categorical features split one-vs-rest, numeric at midpoints; continuous: all at midpoints of codes"},
+      {"ties", ParamType::kString, "random", 0, 0, false, {"random", "lowest"},
+       "hard-vote ties (eq. 6): random = uniform over the tied classes (the spec), lowest = lowest class index"},
   };
 }
 
@@ -80,6 +94,7 @@ MrfParams common_params(const Params& q) {
   p.partition_rate = q.get_double("partition_rate");
   p.stop = parse_stop(q.get_string("stop"));
   p.all_continuous = q.get_string("feature_types") == "continuous";
+  p.random_ties = q.get_string("ties") == "random";
   return p;
 }
 
@@ -123,23 +138,29 @@ std::vector<AlgorithmInfo> mrf_algorithms() {
                       "per-tree composition of structure and labels: parallel max(d(B1+B2), B3) = ε/M (the "
                       "paper), or sequential d(B1+B2) + B3 = ε/M (half each)"});
   d.params.push_back({"strict", ParamType::kBool, "false", 0, 0, false, {},
-                      "must stay false: the spec records the caveats of multinomial-rf-dp without a repaired variant"});
+                      "true: the repaired ε-DP variant (mrf_strict.hpp): public threshold grids and categories, "
+                      "count-scale Gini utility with sensitivity 2, depth-cap stops only, Bernoulli S/E, all-class "
+                      "leaf labels; needs max_depth"});
+  d.params.push_back({"n_thresholds", ParamType::kInt, "16", 1, 100000, false, {},
+                      "strict: T evenly spaced thresholds inside the node's public interval per numeric feature"});
   d.params.push_back(quirks_param(d.quirks));
-  d.privacy_status = [](const Params&, TaskKind) {
+  d.privacy_status = [](const Params& q, TaskKind) {
+    if (q.get_bool("strict")) return std::string("epsilon-DP");
     return std::string(
         "published, not epsilon-DP: the candidate thresholds (data values and midpoints), the candidate-feature "
-        "set and the k-based and purity stops depend on the data, and the min-max normalisation is over "
-        "data-dependent candidates (multinomial-rf.md §1.10); the ledger composes the paper's claimed B1, B2, B3");
+        "set and the k-based and purity stops depend on the data, and the min-max normalisation over "
+        "data-dependent candidates has unbounded sensitivity (multinomial-rf.md §1.10; strict=true repairs "
+        "them); the ledger composes the paper's claimed B1, B2, B3");
   };
   d.make = [](const Params& q, const Schema&) -> std::unique_ptr<Learner> {
-    require(!q.get_bool("strict"), "multinomial-rf-dp: strict=true has no repaired variant (multinomial-rf.md §1.10 records "
-                                   "the caveats only); leave strict false");
     check_epsilon_param("multinomial-rf-dp", q.get_double("epsilon"));
     MrfParams p = common_params(q);
     p.dp = true;
     p.epsilon = q.get_double("epsilon");
     p.max_depth = q.get_int("max_depth");
     p.parallel_s_e = q.get_string("dp_compose") == "parallel";
+    p.strict = q.get_bool("strict");
+    p.n_thresholds = q.get_int("n_thresholds");
     return std::make_unique<MrfLearner>("multinomial-rf-dp", p);
   };
   return {a, d};

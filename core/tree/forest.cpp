@@ -57,6 +57,17 @@ Predictions ForestModel::predict(const Dataset& data, std::span<const uint32_t> 
       p.label[i] = s[1] >= 0.5 ? 1 : 0;  // dipreme.md §2.3: predict 1 iff the mean class-1 fraction >= 0.5
     } else {
       p.label[i] = static_cast<int>(std::max_element(s, s + c) - s);  // first maximum: ties to the lowest class
+      if (vote_ == Vote::kHard && tie_rng_) {
+        const double top = s[p.label[i]];
+        std::size_t ties = 0;
+        for (std::size_t k = 0; k < c; ++k) ties += s[k] == top;
+        if (ties > 1) {
+          Rng r = tie_rng_->derive(static_cast<uint64_t>(rows[i]));
+          std::size_t pick = r.below(ties);
+          for (std::size_t k = 0; k < c; ++k)
+            if (s[k] == top && pick-- == 0) { p.label[i] = static_cast<int>(k); break; }
+        }
+      }
     }
   }
   return p;

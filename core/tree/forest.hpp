@@ -1,12 +1,16 @@
 // A forest of flat trees and its vote (dipreme.md §2.3 and the baselines' rules):
 //   kSoft     classification: average the trees' leaf class distributions, predict the argmax
 //             (binary: class 1 iff mean class-1 score >= 0.5, as the DiPriMe code does);
-//   kHard     classification: each tree votes its leaf's argmax, majority wins (ties: lowest class);
+//   kHard     classification: each tree votes its leaf's argmax, majority wins (ties: lowest class, or
+//             uniformly at random when set_random_ties() was called);
 //   kWeighted classification: each tree votes its argmax with weight = its leaf's top score;
 //   kMean     regression: average of the trees' leaf values.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/privacy/rng.hpp"
 
 #include "core/tree/model.hpp"
 #include "core/tree/tree.hpp"
@@ -25,6 +29,9 @@ class ForestModel : public Model {
   const std::vector<Tree>& trees() const { return trees_; }
   void set_ledger_summary(std::string s) { ledger_summary_ = std::move(s); }
   void set_n_train(std::size_t n) { n_train_ = n; }
+  // Hard vote: a tied vote goes to one of the tied classes uniformly at random, drawn from
+  // rng.derive(row index), so a prediction stays a pure function of the model and the row.
+  void set_random_ties(const Rng& rng) { tie_rng_ = rng; }
 
   Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override;
   ModelStats stats() const override;
@@ -42,6 +49,7 @@ class ForestModel : public Model {
   std::vector<Tree> trees_;
   std::string ledger_summary_;
   std::size_t n_train_ = 0;
+  std::optional<Rng> tie_rng_;
 };
 
 }  // namespace dpf
