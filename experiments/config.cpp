@@ -136,8 +136,8 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
   if (const auto p = root["protocol"]) {
     allow_keys(c, p, "protocol", {"type", "repetitions", "test_fraction", "folds", "stratified"});
     if (p["type"]) s.protocol.type = scalar(c, p["type"], "protocol.type");
-    if (s.protocol.type != "holdout" && s.protocol.type != "kfold")
-      c.error("protocol.type", "'" + s.protocol.type + "' is not one of holdout, kfold");
+    if (s.protocol.type != "holdout" && s.protocol.type != "kfold" && s.protocol.type != "resubstitution")
+      c.error("protocol.type", "'" + s.protocol.type + "' is not one of holdout, kfold, resubstitution");
     if (p["repetitions"]) s.protocol.repetitions = as_int(c, p["repetitions"], "protocol.repetitions", 1, 100000);
     if (p["folds"]) s.protocol.folds = as_int(c, p["folds"], "protocol.folds", 2, 1000);
     if (p["test_fraction"]) {

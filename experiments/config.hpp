@@ -34,7 +34,9 @@ struct AlgorithmRef {
 };
 
 struct Protocol {
-  std::string type = "holdout";  // holdout | kfold
+  // holdout | kfold | resubstitution (fit on every row and evaluate on every row, one split per
+  // repetition: the "train on all, query rows of the same data" protocol of matrix-rf Fig. 3b)
+  std::string type = "holdout";
   int repetitions = 10;
   double test_fraction = 0.1;    // holdout
   int folds = 10;                // kfold

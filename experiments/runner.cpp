@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <numeric>
 
 #include "core/data/preprocess.hpp"
 #include "core/eval/cv.hpp"
@@ -154,9 +155,16 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
     }
     std::span<const int> strat = pr.stratified ? std::span<const int>(labels) : std::span<const int>();
     auto& per_rep = splits[id];
+    Split all_rows;  // resubstitution: every row is fitted and evaluated (repetitions differ only by seed)
+    if (pr.type == "resubstitution") {
+      all_rows.train.resize(data->n_rows());
+      std::iota(all_rows.train.begin(), all_rows.train.end(), 0u);
+      all_rows.test = all_rows.train;
+    }
     for (int r = 0; r < pr.repetitions; ++r) {
       Rng rng = Rng(mix64(spec.seed)).derive(hash_string(id)).derive(static_cast<uint64_t>(r));
       if (pr.type == "kfold") per_rep.push_back(kfold_splits(data->n_rows(), pr.folds, rng, strat));
+      else if (pr.type == "resubstitution") per_rep.push_back({all_rows});
       else per_rep.push_back({holdout_split(data->n_rows(), pr.test_fraction, rng, strat)});
     }
   }

@@ -12,7 +12,11 @@
 //   6. Protocol: every repetition draws a new 80/20 split, new trees and new noise (the authors fixed
 //      split and forest and re-drew only the noise, §0.4): our spread is the larger one.
 // Batch prediction / subsample (prediction releases): the test rows are the query batch Q; see
-// matrix_rf.hpp for how predict() performs the release and reports its epsilon.
+// matrix_rf.hpp for how predict() performs the release and reports its epsilon. Fig. 3b / App. Fig. 4
+// (accuracy vs the number of queries b, trained on all rows, queries from the same rows, spec §5.2):
+// `query_batch: b` with the runner's resubstitution protocol; every row is answered by one of ⌈N/b⌉
+// independent releases of b queries (each spending ε), so the row's accuracy averages many
+// releases where the authors drew one batch of b rows per trial.
 #include "algorithms/matrix_rf/matrix_rf.hpp"
 
 #include <cmath>
@@ -78,6 +82,11 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
     if (en.method == Method::kSubsample || en.method == Method::kSubsampleLM)
       a.params.push_back({"vote", ParamType::kString, "weight", 0, 0, false, {"weight", "hard"},
                           "weight voting (sensitivity 1) or hard voting on leaf labels (sensitivity 2)"});
+    if (is_prediction_release(en.method))
+      a.params.push_back({"query_batch", ParamType::kInt, "0", 0, 100000000, false, {},
+                          "b, queries per private release (Fig. 3b, App. Fig. 4): 0 = the test rows are one batch; b > 0 = "
+                          "the test rows, in random order, answered by independent releases of b queries each (every "
+                          "release spends ε; the row's accuracy is their mean)"});
     a.params.push_back(strict_param());
     a.params.push_back(quirks_param(a.quirks));
     const Method method = en.method;
@@ -103,6 +112,7 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
       if (p.has("strategy")) m.strategy = p.get_string("strategy");
       if (p.has("p")) m.p = p.get_int("p");
       if (p.has("vote")) m.weight_vote = p.get_string("vote") == "weight";
+      if (p.has("query_batch")) m.query_batch = p.get_int("query_batch");
       return make_learner(m);
     };
     out.push_back(std::move(a));

@@ -8,7 +8,9 @@
 // (mrf-predict, mrf-subsample, mrf-subsample-lm) release noisy votes for a *batch* of queries: their
 // Model::predict() is that release, on the test rows as the batch; it draws the noise, charges the
 // model's own ledger (one release per model; a second predict() is an error) and extra_columns()
-// reports the composed epsilon_spent of that ledger in the result row.
+// reports the composed epsilon_spent of that ledger in the result row. With query_batch = b > 0 the
+// rows are answered by ⌈rows/b⌉ independent releases of b queries (Fig. 3b, App. Fig. 4), each with
+// its own ledger and budget ε; the row reports one release's epsilon_spent and query_releases.
 #pragma once
 #include <string>
 #include <vector>
@@ -36,6 +38,8 @@ struct MrfParams {
   std::string strategy = "identity";  // identity | hdmm | hdmm-full
   int p = 1;
   bool weight_vote = true;  // subsample methods: weight (true) or hard voting
+  // Prediction releases: queries per release b (0: the rows passed to predict() are one batch).
+  int query_batch = 0;
   std::string cutoffs;
   // Per-dataset settings "dataset{key=value, ...} dataset2{...}" (keys n_trees, max_depth,
   // n_ensembles, ensemble_features, cutoffs, p): one config can hold a figure whose panels use

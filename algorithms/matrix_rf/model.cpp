@@ -1,6 +1,8 @@
 #include "algorithms/matrix_rf/model.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <numeric>
 #include <sstream>
 
 #include "core/privacy/mechanisms.hpp"
@@ -54,11 +56,11 @@ MatrixXd votes_of(const MatrixXd& u, const std::vector<uint32_t>& qleaf, std::si
 
 }  // namespace
 
-MatrixXd MrfModel::release_votes(std::size_t i, const std::vector<uint32_t>& qleaf, std::size_t b) const {
+MatrixXd MrfModel::release_votes(std::size_t i, const std::vector<uint32_t>& qleaf, std::size_t b, Rng rng,
+                                 PrivacyLedger& ledger) const {
   const EnsembleFit& ef = ensembles[i];
   const std::size_t tau = ef.e.trees.size();
   const double q = static_cast<double>(ensembles.size());
-  Rng rng = noise_.derive(static_cast<uint64_t>(i));
   const bool identity = p_.strategy == "identity";
   auto t0 = std::chrono::steady_clock::now();
 
@@ -69,7 +71,7 @@ MatrixXd MrfModel::release_votes(std::size_t i, const std::vector<uint32_t>& qle
     const double sens = p_.weight_vote ? 1.0 : 2.0;
     const MatrixXd base = p_.weight_vote ? ef.counts : one_hot_labels(ef.counts);
     const double scale = q * static_cast<double>(b) * sens / p_.epsilon;
-    release_.charge(PrivacyLedger::kRoot, "laplace-votes (subsample-and-aggregate, per query eps/b)", p_.epsilon / q,
+    ledger.charge(PrivacyLedger::kRoot, "laplace-votes (subsample-and-aggregate, per query eps/b)", p_.epsilon / q,
                     static_cast<double>(b) * sens);
     predict_report_.add("none", 0.0, 0.0, 0.0);
     predict_report_.expected_error += 2.0 * scale * scale * static_cast<double>(b);
@@ -89,7 +91,7 @@ MatrixXd MrfModel::release_votes(std::size_t i, const std::vector<uint32_t>& qle
     predict_report_.optimise_seconds += seconds_since(t0);
     const double scale = q * sens / p_.epsilon;  // Lap(q·Δ·||A||₁/ε), ||A||₁ = 1
     predict_report_.add(a.kind == Template::kIdentity ? "I" : "P" + std::to_string(p_.p), a.loss, g.diag.sum(), scale);
-    release_.charge(PrivacyLedger::kRoot, "matrix-mechanism laplace on A·C (subsample, [A] Alg. 2)", p_.epsilon / q,
+    ledger.charge(PrivacyLedger::kRoot, "matrix-mechanism laplace on A·C (subsample, [A] Alg. 2)", p_.epsilon / q,
                     sens, /*certified=*/identity);
     const MatrixXd y = a.apply_pinv(laplace_matrix(a.rows(), k_, scale, rng));  // A⁺Z (o × k)
     return votes_of(base + y, qleaf, b, tau);                                     // QTᵀ(C + A⁺Z)
@@ -106,35 +108,83 @@ MatrixXd MrfModel::release_votes(std::size_t i, const std::vector<uint32_t>& qle
   predict_report_.optimise_seconds += seconds_since(t0);
   const double scale = q / p_.epsilon;
   predict_report_.add(a.kind == Template::kIdentity ? "I" : "P" + std::to_string(p_.p), a.loss, g.diag.sum(), scale);
-  release_.charge(PrivacyLedger::kRoot, "matrix-mechanism laplace on A·D (batch prediction, Alg. 2 line 3)",
+  ledger.charge(PrivacyLedger::kRoot, "matrix-mechanism laplace on A·D (batch prediction, Alg. 2 line 3)",
                   p_.epsilon / q, 1.0, /*certified=*/identity);
   const MatrixXd y = a.apply_pinv(laplace_matrix(a.rows(), k_, scale, rng));  // A⁺Z (n × k)
   return votes_of(ef.counts + leaf_sums(m, y), qleaf, b, tau);                  // QTᵀ(TD + T·A⁺Z)
+}
+
+MatrixXd MrfModel::release_all(const std::vector<int>& codes, std::size_t n_rows) const {
+  const std::size_t nf = disc_.n_features();
+  MatrixXd votes = MatrixXd::Zero(static_cast<Eigen::Index>(n_rows), k_);
+  auto one_release = [&](const std::vector<std::size_t>& batch, std::size_t answered, Rng noise) {
+    // One private release for the b queries of `batch` (Alg. 2 / [A] Alg. 2 with Q = these rows);
+    // the first `answered` of them are the rows it answers.
+    const std::size_t b = batch.size();
+    std::vector<int> bcodes(b * nf);
+    for (std::size_t j = 0; j < b; ++j)
+      std::copy_n(codes.begin() + static_cast<std::ptrdiff_t>(batch[j] * nf), nf, bcodes.begin() + static_cast<std::ptrdiff_t>(j * nf));
+    PrivacyLedger ledger;
+    MatrixXd v = MatrixXd::Zero(static_cast<Eigen::Index>(b), k_);
+    for (std::size_t i = 0; i < ensembles.size(); ++i)
+      v += release_votes(i, query_leaves(ensembles[i].e, bcodes, b), b, noise.derive(static_cast<uint64_t>(i)), ledger);  // Alg. 3 line 11
+    ledger.check_within(p_.epsilon, p_.name);
+    for (std::size_t j = 0; j < answered; ++j) votes.row(static_cast<Eigen::Index>(batch[j])) = v.row(static_cast<Eigen::Index>(j));
+    release_ = ledger;
+    ++n_releases_;
+  };
+  const std::size_t b = static_cast<std::size_t>(p_.query_batch);
+  if (b == 0) {
+    std::vector<std::size_t> all(n_rows);
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    one_release(all, n_rows, noise_);
+    return votes;
+  }
+  // Fig. 3b / App. Fig. 4 (spec §5.2): accuracy of a release of b queries drawn without replacement.
+  // The rows, in random order, are cut into ⌈N/b⌉ batches, each an independent release with its own
+  // noise and its own budget ε (Monte-Carlo replicates of one release, not one analyst's queries); a
+  // short last batch is topped up with rows of the first batch so that every release has exactly b
+  // queries (the noise scale of the per-query-budget baseline depends on b); only its own rows are
+  // answered from it.
+  require(b <= n_rows, "matrix-rf: ", p_.name, ": query_batch (", b, ") exceeds the ", n_rows, " rows to predict");
+  std::vector<std::size_t> order(n_rows);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  Rng perm = noise_.derive("query-batches");
+  perm.shuffle(std::span<std::size_t>(order));
+  for (std::size_t start = 0, j = 0; start < n_rows; start += b, ++j) {
+    const std::size_t answered = std::min(b, n_rows - start);
+    std::vector<std::size_t> batch(order.begin() + static_cast<std::ptrdiff_t>(start),
+                                   order.begin() + static_cast<std::ptrdiff_t>(start + answered));
+    for (std::size_t f = 0; batch.size() < b; ++f) batch.push_back(order[f]);
+    one_release(batch, answered, noise_.derive("query-batch").derive(static_cast<uint64_t>(j)));
+  }
+  // Strategy diagnostics as means per release.
+  const double r = static_cast<double>(n_releases_);
+  predict_report_.loss /= r;
+  predict_report_.identity_loss /= r;
+  predict_report_.expected_error /= r;
+  return votes;
 }
 
 Predictions MrfModel::predict(const Dataset& data, std::span<const uint32_t> rows) const {
   const std::size_t b = rows.size();
   std::vector<int> codes = disc_.encode(data, rows);
   MatrixXd votes = MatrixXd::Zero(static_cast<Eigen::Index>(b), k_);
-  const bool release = is_prediction_release(p_.method);
-  if (release) {
+  if (is_prediction_release(p_.method)) {
     require(!released_, "matrix-rf: ", p_.name,
             " releases one private batch per model; predict() was already called (budget spent)");
     released_ = true;
-  }
-  for (std::size_t i = 0; i < ensembles.size(); ++i) {
-    const EnsembleFit& ef = ensembles[i];
-    std::vector<uint32_t> qleaf = query_leaves(ef.e, codes, b);
-    const std::size_t tau = ef.e.trees.size();
-    if (release) {
-      votes += release_votes(i, qleaf, b);  // Alg. 3 line 11: Σ_i Ṽ^(i)
-      continue;
-    }
+    votes = release_all(codes, b);
+  } else {
     // Training methods and the non-private trees: hard voting on the (noisy) leaf counts.
-    for (std::size_t r = 0; r < b; ++r)
-      for (std::size_t t = 0; t < tau; ++t) votes(static_cast<Eigen::Index>(r), argmax_row(ef.counts, qleaf[r * tau + t])) += 1;
+    for (const EnsembleFit& ef : ensembles) {
+      std::vector<uint32_t> qleaf = query_leaves(ef.e, codes, b);
+      const std::size_t tau = ef.e.trees.size();
+      for (std::size_t r = 0; r < b; ++r)
+        for (std::size_t t = 0; t < tau; ++t)
+          votes(static_cast<Eigen::Index>(r), argmax_row(ef.counts, qleaf[r * tau + t])) += 1;
+    }
   }
-  if (release) release_.check_within(p_.epsilon, p_.name);
   Predictions out;
   out.task = TaskKind::kClassification;
   out.n_classes = k_;
@@ -202,6 +252,7 @@ std::vector<std::pair<std::string, std::string>> MrfModel::extra_columns() const
     c.emplace_back("epsilon_spent", num(release_.spent()));
     c.emplace_back("epsilon_spent_conservative", num(release_.spent_conservative()));
     c.emplace_back("ledger_certified", release_.certified() ? "true" : "false");
+    c.emplace_back("query_releases", std::to_string(n_releases_));
   }
   return c;
 }

@@ -41,15 +41,21 @@ class MrfModel : public Model {
   double fit_epsilon = 0.0;  // composed by the fit ledger (training methods)
 
  private:
-  // The private batch release of the prediction methods: per-ensemble noisy votes (b × k).
-  Eigen::MatrixXd release_votes(std::size_t i, const std::vector<uint32_t>& qleaf, std::size_t b) const;
+  // The private batch release of the prediction methods: per-ensemble noisy votes (b × k), noise
+  // from `rng`, charged to `ledger` (the ledger of this one release).
+  Eigen::MatrixXd release_votes(std::size_t i, const std::vector<uint32_t>& qleaf, std::size_t b, Rng rng,
+                                PrivacyLedger& ledger) const;
+  // Noisy votes (rows × k) of the prediction methods: one release of all rows, or (query_batch = b > 0)
+  // ⌈rows/b⌉ independent releases of b queries each.
+  Eigen::MatrixXd release_all(const std::vector<int>& codes, std::size_t n_rows) const;
 
   MrfParams p_;
   Discretiser disc_;
   int k_;
   Rng noise_;
-  mutable PrivacyLedger release_;
+  mutable PrivacyLedger release_;  // the (last) release's ledger
   mutable bool released_ = false;
+  mutable std::size_t n_releases_ = 0;
   mutable StrategyReport predict_report_;
 };
 

@@ -66,6 +66,31 @@ TEST_SUITE("unit") {
     CHECK(np.ledger.spent() == 0);
   }
 
+  TEST_CASE("query_batch: ⌈N/b⌉ releases of exactly b queries, each spending ε; every row answered") {
+    Dataset d = toy(300, 4);
+    std::vector<uint32_t> train(200), test(100);
+    for (uint32_t i = 0; i < 300; ++i) (i < 200 ? train[i] : test[i - 200]) = i;
+    // Standard subsample-and-aggregate: per-query budget ε/b, so Lap(b/ε) on each of the b × k votes and
+    // the expected squared error per release is 2·(b/ε)²·b per class column (spec §4.6).
+    for (int b : {10, 30}) {
+      auto f = dpf::test::fit_registry("mrf-subsample-lm", {{"epsilon", "0.7"}, {"n_trees", "8"},
+                                                            {"query_batch", std::to_string(b)}}, d, train);
+      Predictions p = f.model->predict(d, test);
+      REQUIRE(p.label.size() == 100);
+      CHECK(column(*f.model, "query_releases") == std::to_string((100 + b - 1) / b));
+      CHECK(std::stod(column(*f.model, "epsilon_spent")) == doctest::Approx(0.7));
+      const double s = b / 0.7;
+      CHECK(std::stod(column(*f.model, "expected_error")) == doctest::Approx(2 * s * s * b));
+      for (std::size_t r = 0; r < 100; ++r) CHECK(p.value[2 * r] + p.value[2 * r + 1] != 0.0);
+    }
+    // query_batch 0 (default) is one release of all rows; b larger than the rows is an error.
+    auto one = dpf::test::fit_registry("mrf-predict", {{"epsilon", "1"}, {"n_trees", "4"}}, d, train);
+    one.model->predict(d, test);
+    CHECK(column(*one.model, "query_releases") == "1");
+    auto big = dpf::test::fit_registry("mrf-subsample", {{"epsilon", "1"}, {"query_batch", "101"}}, d, train);
+    CHECK_THROWS_AS(big.model->predict(d, test), Error);
+  }
+
   TEST_CASE("strategies: rows record templates and losses; identity loss of training is τ·n") {
     Dataset d = toy(300, 2);
     std::vector<uint32_t> rows = all_rows(300);
