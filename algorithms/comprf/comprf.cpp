@@ -10,27 +10,30 @@ namespace dpf {
 
 namespace {
 
+// A split keeps its two pivots as the hyperplane between them: x is closer to (or as close to) the
+// first pivot p than to q iff |x-p|^2 <= |x-q|^2 iff x.(q-p) <= (|q|^2 - |p|^2)/2, one dot product
+// instead of two distances. Ties still go to the first pivot [H]; on integer-coded data (Car,
+// Connect-4) both sides are exact, elsewhere rounding may move points at distance ties.
 struct CompNode {
-  int32_t left = -1;           // children (-1: leaf)
-  std::vector<double> p, q;    // pivots' feature vectors
-  double label_sum = 0;        // leaf: sum of the -1/+1 labels of its training points
-  double count = 0;            // leaf: number of training points
+  int32_t left = -1;      // children left, left + 1 (-1: leaf)
+  int32_t w = -1;         // offset of q - p in the tree's W
+  double b = 0;           // (|q|^2 - |p|^2) / 2
+  double label_sum = 0;   // leaf: sum of the -1/+1 labels of its training points
+  double count = 0;       // leaf: number of training points
 };
 
-// One binary comparison tree; children of node i are nodes left, left + 1.
 struct CompTree {
+  std::size_t D = 0;
   std::vector<CompNode> nodes;
-  const CompNode& leaf_of(const Dataset& data, uint32_t row) const {
+  std::vector<double> W;  // the internal nodes' q - p, D each, contiguous
+  const CompNode& leaf_of(const double* x) const {
     int32_t n = 0;
     while (nodes[static_cast<std::size_t>(n)].left >= 0) {
       const CompNode& nd = nodes[static_cast<std::size_t>(n)];
-      double dp = 0, dq = 0;
-      for (std::size_t f = 0; f < nd.p.size(); ++f) {
-        const double x = data.x(row, f);
-        dp += (x - nd.p[f]) * (x - nd.p[f]);
-        dq += (x - nd.q[f]) * (x - nd.q[f]);
-      }
-      n = nd.left + (dp <= dq ? 0 : 1);  // ties to the first pivot [H]
+      const double* w = W.data() + nd.w;
+      double dot = 0;
+      for (std::size_t f = 0; f < D; ++f) dot += x[f] * w[f];
+      n = nd.left + (dot <= nd.b ? 0 : 1);
     }
     return nodes[static_cast<std::size_t>(n)];
   }
@@ -41,37 +44,67 @@ struct CompParams {
   bool supervised = false;  // CompRF-I
 };
 
-std::vector<double> row_vector(const Dataset& data, uint32_t r) {
-  std::vector<double> v(data.n_features());
-  for (std::size_t f = 0; f < v.size(); ++f) v[f] = data.x(r, f);
-  return v;
-}
-
-// Mean per-feature std < 0.01 x mean of all feature values of the node [H] (CompRF-C's extra stop).
-bool collapsed(const Dataset& data, std::span<const uint32_t> rows) {
-  const std::size_t D = data.n_features();
-  double sd_sum = 0, all_sum = 0;
-  for (std::size_t f = 0; f < D; ++f) {
-    double s = 0, s2 = 0;
-    for (uint32_t r : rows) {
-      s += data.x(r, f);
-      s2 += data.x(r, f) * data.x(r, f);
+// The data set's rows laid out row-major (one contiguous feature vector per row): every distance and
+// the collapse sums read whole rows, which the columnar Dataset scatters over D columns.
+struct RowMajor {
+  std::size_t D = 0;
+  std::vector<double> x;
+  RowMajor(const Dataset& data, std::span<const uint32_t> rows) : D(data.n_features()), x(data.n_rows() * D, 0.0) {
+    for (std::size_t f = 0; f < D; ++f) {
+      std::span<const double> col = data.column(f);
+      for (uint32_t r : rows) x[static_cast<std::size_t>(r) * D + f] = col[r];
     }
-    const double n = static_cast<double>(rows.size()), m = s / n;
-    sd_sum += std::sqrt(std::max(0.0, s2 / n - m * m));
-    all_sum += s;
   }
-  return sd_sum / static_cast<double>(D) < 0.01 * all_sum / (static_cast<double>(D) * static_cast<double>(rows.size()));
-}
+  const double* row(uint32_t r) const { return x.data() + static_cast<std::size_t>(r) * D; }
+};
 
-CompTree grow(const Dataset& data, std::vector<uint32_t> rows, const std::vector<double>& sign, const CompParams& p,
+// Per-feature sums and sums of squares of a node's rows (CompRF-C's collapse test).
+struct Moments {
+  std::vector<double> s, s2;
+  explicit Moments(std::size_t D = 0) : s(D, 0.0), s2(D, 0.0) {}
+  void add(const double* x) {
+    for (std::size_t f = 0; f < s.size(); ++f) {
+      s[f] += x[f];
+      s2[f] += x[f] * x[f];
+    }
+  }
+  // Mean per-feature std < 0.01 x mean of all feature values of the node's n rows [H].
+  bool collapsed(double n) const {
+    const auto D = static_cast<double>(s.size());
+    double sd_sum = 0, all_sum = 0;
+    for (std::size_t f = 0; f < s.size(); ++f) {
+      const double m = s[f] / n;
+      sd_sum += std::sqrt(std::max(0.0, s2[f] / n - m * m));
+      all_sum += s[f];
+    }
+    return sd_sum / D < 0.01 * all_sum / (D * n);
+  }
+};
+
+// Grows one tree. A split attempt routes the node's rows in one pass into two buffers (stable) and,
+// for CompRF-C, accumulates both children's moments in the same pass, so the collapse test of a child
+// costs O(D) instead of another pass over its rows.
+CompTree grow(const RowMajor& X, std::vector<uint32_t> rows, const std::vector<double>& sign, const CompParams& p,
               Rng rng) {
+  const std::size_t D = X.D;
   CompTree t;
+  t.D = D;
   t.nodes.emplace_back();
-  struct Pending { int32_t node; std::size_t a, b; };
-  std::vector<Pending> stack{{0, 0, rows.size()}};
+  struct Pending {
+    int32_t node;
+    std::size_t a, b;
+    Moments m;
+  };
+  const bool moments = !p.supervised;
+  Moments root(moments ? D : 0);
+  if (moments)
+    for (uint32_t i : rows) root.add(X.row(i));
+  std::vector<Pending> stack;
+  stack.push_back({0, 0, rows.size(), std::move(root)});
+  std::vector<uint32_t> right;
+  std::vector<double> w(D);
   while (!stack.empty()) {
-    const Pending pd = stack.back();
+    Pending pd = std::move(stack.back());
     stack.pop_back();
     std::span<uint32_t> r(rows.data() + pd.a, pd.b - pd.a);
     auto make_leaf = [&] {
@@ -79,33 +112,49 @@ CompTree grow(const Dataset& data, std::vector<uint32_t> rows, const std::vector
       for (uint32_t i : r) nd.label_sum += sign[i];
       nd.count = static_cast<double>(r.size());
     };
-    if (r.size() <= static_cast<std::size_t>(p.n0) || (!p.supervised && collapsed(data, r))) { make_leaf(); continue; }
+    if (r.size() <= static_cast<std::size_t>(p.n0) || (moments && pd.m.collapsed(static_cast<double>(r.size())))) {
+      make_leaf();
+      continue;
+    }
     bool pure = true;
     for (uint32_t i : r) pure = pure && sign[i] == sign[r[0]];
     std::size_t split_at = 0;
-    std::vector<double> pv, qv;
+    double b = 0;
+    Moments ml(moments ? D : 0), mr(moments ? D : 0);
     for (int attempt = 0; attempt < 20 && split_at == 0; ++attempt) {
-      uint32_t a = r[rng.below(r.size())], b = r[rng.below(r.size())];
+      uint32_t pa = r[rng.below(r.size())], pb = r[rng.below(r.size())];
       // CompRF-I: up to 5 draws for pivots with different labels (a pure node takes any pair) [H].
-      for (int k = 0; p.supervised && !pure && k < 5 && (sign[a] == sign[b] || a == b); ++k) {
-        a = r[rng.below(r.size())];
-        b = r[rng.below(r.size())];
+      for (int k = 0; p.supervised && !pure && k < 5 && (sign[pa] == sign[pb] || pa == pb); ++k) {
+        pa = r[rng.below(r.size())];
+        pb = r[rng.below(r.size())];
       }
-      if (a == b) continue;
-      pv = row_vector(data, a);
-      qv = row_vector(data, b);
-      auto closer_to_p = [&](uint32_t i) {
-        double dp = 0, dq = 0;
-        for (std::size_t f = 0; f < pv.size(); ++f) {
-          const double x = data.x(i, f);
-          dp += (x - pv[f]) * (x - pv[f]);
-          dq += (x - qv[f]) * (x - qv[f]);
+      if (pa == pb) continue;
+      const double* pp = X.row(pa);
+      const double* qq = X.row(pb);
+      double np = 0, nq = 0;
+      for (std::size_t f = 0; f < D; ++f) {
+        w[f] = qq[f] - pp[f];
+        np += pp[f] * pp[f];
+        nq += qq[f] * qq[f];
+      }
+      b = 0.5 * (nq - np);
+      if (moments) ml = Moments(D), mr = Moments(D);
+      right.clear();
+      std::size_t nl = 0;
+      for (uint32_t i : r) {
+        const double* x = X.row(i);
+        double dot = 0;
+        for (std::size_t f = 0; f < D; ++f) dot += x[f] * w[f];
+        if (dot <= b) {
+          r[nl++] = i;  // nl never passes the read position: stable in place
+          if (moments) ml.add(x);
+        } else {
+          right.push_back(i);
+          if (moments) mr.add(x);
         }
-        return dp <= dq;
-      };
-      const auto mid = std::partition(r.begin(), r.end(), closer_to_p);
-      split_at = static_cast<std::size_t>(mid - r.begin());
-      if (split_at == r.size()) split_at = 0;  // empty side: redraw [H]
+      }
+      std::copy(right.begin(), right.end(), r.begin() + static_cast<std::ptrdiff_t>(nl));
+      split_at = nl == r.size() ? 0 : nl;  // an empty side: redraw [H]
     }
     if (split_at == 0) { make_leaf(); continue; }
     const auto first = static_cast<int32_t>(t.nodes.size());
@@ -113,10 +162,11 @@ CompTree grow(const Dataset& data, std::vector<uint32_t> rows, const std::vector
     t.nodes.emplace_back();
     CompNode& nd = t.nodes[static_cast<std::size_t>(pd.node)];
     nd.left = first;
-    nd.p = std::move(pv);
-    nd.q = std::move(qv);
-    stack.push_back({first, pd.a, pd.a + split_at});
-    stack.push_back({first + 1, pd.a + split_at, pd.b});
+    nd.w = static_cast<int32_t>(t.W.size());
+    nd.b = b;
+    t.W.insert(t.W.end(), w.begin(), w.end());
+    stack.push_back({first, pd.a, pd.a + split_at, std::move(ml)});
+    stack.push_back({first + 1, pd.a + split_at, pd.b, std::move(mr)});
   }
   return t;
 }
@@ -129,14 +179,19 @@ class CompRfModel : public Model {
   std::vector<std::vector<CompTree>> forests_;
 
   // Pooled mean label of the leaves x reaches over one binary forest [H]; 0 if they are all empty.
-  double score(std::size_t k, const Dataset& data, uint32_t row) const {
-    double s = 0, n = 0;
-    for (const CompTree& t : forests_[k]) {
-      const CompNode& l = t.leaf_of(data, row);
-      s += l.label_sum;
-      n += l.count;
-    }
-    return n > 0 ? s / n : 0.0;
+  // Pooled mean label of the leaves each row reaches over binary forest k [H] (0 if they are all
+  // empty), into score[i]. Tree-major: one tree routes every row while it sits in cache (row-major
+  // would chase nodes of all trees per row); per row the sums still run over the trees in order.
+  void scores(std::size_t k, const std::vector<double>& X, std::size_t D, std::vector<double>& score) const {
+    const std::size_t n = score.size();
+    std::vector<double> s(n, 0.0), cnt(n, 0.0);
+    for (const CompTree& t : forests_[k])
+      for (std::size_t i = 0; i < n; ++i) {
+        const CompNode& l = t.leaf_of(X.data() + i * D);
+        s[i] += l.label_sum;
+        cnt[i] += l.count;
+      }
+    for (std::size_t i = 0; i < n; ++i) score[i] = cnt[i] > 0 ? s[i] / cnt[i] : 0.0;
   }
 
   Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override {
@@ -144,21 +199,28 @@ class CompRfModel : public Model {
     out.task = TaskKind::kClassification;
     out.n_classes = n_classes_;
     const auto C = static_cast<std::size_t>(n_classes_);
-    out.value.assign(rows.size() * C, 0.0);
-    out.label.resize(rows.size());
-    std::vector<double> row_sum(C);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      std::fill(row_sum.begin(), row_sum.end(), 0.0);
-      for (std::size_t k = 0; k < pairs_.size(); ++k) {
-        const double s = score(k, data, rows[i]);  // > 0 favours b
-        row_sum[static_cast<std::size_t>(pairs_[k].first)] += s;
-        row_sum[static_cast<std::size_t>(pairs_[k].second)] -= s;
+    const std::size_t n = rows.size(), D = data.n_features();
+    out.value.assign(n * C, 0.0);
+    out.label.resize(n);
+    std::vector<double> X(n * D);
+    for (std::size_t f = 0; f < D; ++f) {
+      std::span<const double> col = data.column(f);
+      for (std::size_t i = 0; i < n; ++i) X[i * D + f] = col[rows[i]];
+    }
+    std::vector<double> row_sum(n * C, 0.0), score(n);
+    for (std::size_t k = 0; k < pairs_.size(); ++k) {
+      scores(k, X, D, score);  // > 0 favours b
+      for (std::size_t i = 0; i < n; ++i) {
+        row_sum[i * C + static_cast<std::size_t>(pairs_[k].first)] += score[i];
+        row_sum[i * C + static_cast<std::size_t>(pairs_[k].second)] -= score[i];
       }
-      const auto best = static_cast<std::size_t>(std::min_element(row_sum.begin(), row_sum.end()) - row_sum.begin());
-      out.label[i] = static_cast<int>(best);
-      // Scores: -row sum mapped to [0, 1] per class (binary: the class-1 score is (s + 1) / 2).
-      const double span = 2.0 * static_cast<double>(C > 1 ? C - 1 : 1);
-      for (std::size_t c = 0; c < C; ++c) out.value[i * C + c] = 0.5 - row_sum[c] / span;
+    }
+    // Scores: -row sum mapped to [0, 1] per class (binary: the class-1 score is (s + 1) / 2).
+    const double span = 2.0 * static_cast<double>(C > 1 ? C - 1 : 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* rs = row_sum.data() + i * C;
+      out.label[i] = static_cast<int>(std::min_element(rs, rs + C) - rs);
+      for (std::size_t c = 0; c < C; ++c) out.value[i * C + c] = 0.5 - rs[c] / span;
     }
     return out;
   }
@@ -213,6 +275,7 @@ class CompRfLearner : public Learner {
     const int C = static_cast<int>(data.n_classes());
     auto model = std::make_unique<CompRfModel>(name_, C);
     std::vector<double> sign(data.n_rows(), 0.0);
+    const RowMajor X(data, rows);
     for (int a = 0; a < C; ++a)
       for (int b = a + 1; b < C; ++b) {
         std::vector<uint32_t> pair_rows;
@@ -227,7 +290,7 @@ class CompRfLearner : public Learner {
         auto& forest = model->forests_.emplace_back();
         Rng pair_rng = ctx.rng.derive("pair").derive(static_cast<uint64_t>(a), static_cast<uint64_t>(b));
         for (int t = 0; t < p_.n_trees; ++t)
-          forest.push_back(grow(data, pair_rows, sign, p_, pair_rng.derive(static_cast<uint64_t>(t))));
+          forest.push_back(grow(X, pair_rows, sign, p_, pair_rng.derive(static_cast<uint64_t>(t))));
       }
     return model;
   }
