@@ -122,6 +122,7 @@ class CartLearner : public Learner {
     spec.max_depth = p_.max_depth;
     spec.unlimited_depth = p_.max_depth == 0;
     spec.rows = p_.bootstrap ? TreeRows::kBootstrap : TreeRows::kAll;
+    spec.categorical_threshold_masks = p_.categorical_reuse;
     spec.vote = clf ? Vote::kSoft : Vote::kMean;
     return fit_forest(data, rows, ctx, spec, split, *leaf);
   }
@@ -138,6 +139,10 @@ std::vector<ParamSpec> cart_schema(bool bootstrap_default) {
       {"min_samples_leaf", ParamType::kInt, "1", 1, 1e9, false, {}, "minimum rows per leaf"},
       {"min_samples_split", ParamType::kInt, "2", 2, 1e9, false, {}, "minimum rows to split a node"},
       {"bootstrap", ParamType::kBool, bootstrap_default ? "true" : "false", 0, 1, false, {}, "bootstrap rows per tree"},
+      {"categorical_reuse", ParamType::kBool, "false", 0, 1, false, {},
+       "true: a categorical feature split by a code threshold stays usable below while >= 2 of its codes remain "
+       "(sklearn on integer codes); false: one threshold split per categorical feature and path (the earlier "
+       "behaviour, kept as default so existing results stay bit-identical)"},
   };
 }
 
@@ -150,6 +155,7 @@ CartParams cart_params(const std::string& name, const Params& p, bool random_thr
   c.min_samples_leaf = p.get_int("min_samples_leaf");
   c.min_samples_split = p.get_int("min_samples_split");
   c.bootstrap = p.get_bool("bootstrap");
+  c.categorical_reuse = p.get_bool("categorical_reuse");
   c.random_thresholds = random_thresholds;
   return c;
 }

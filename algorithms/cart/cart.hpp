@@ -26,6 +26,7 @@ struct CartParams {
   int min_samples_split = 2;
   bool bootstrap = true;
   bool random_thresholds = false;  // ERT
+  bool categorical_reuse = false;  // ForestFitSpec::categorical_threshold_masks
 };
 
 class CartSplit : public SplitPolicy {

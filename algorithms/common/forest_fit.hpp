@@ -26,6 +26,7 @@ struct ForestFitSpec {
   double epsilon = std::numeric_limits<double>::infinity();  // finite: private fit, ledger checked
   Vote vote = Vote::kSoft;
   bool drop_constant_domains = true;  // numeric features with lo == hi never split (dipreme.md §2.5a)
+  bool categorical_threshold_masks = false;  // GrowOptions::categorical_threshold_masks
 };
 
 std::unique_ptr<Model> fit_forest(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx,

@@ -121,16 +121,22 @@ class Grower {
     for (int k = 0; k < n_children; ++k) {
       Frame child{first_child + k, bounds[static_cast<std::size_t>(k)], bounds[static_cast<std::size_t>(k) + 1],
                   f.domains, f.active, children_scope};
-      narrow(child, c, k);
+      narrow(child, c, k, options_.categorical_threshold_masks);
       grow(child);
     }
   }
 
   // Child domains and usable features (dipreme.md §2.4).
-  static void narrow(Frame& child, const SplitChoice& c, int k) {
+  static void narrow(Frame& child, const SplitChoice& c, int k, bool categorical_masks) {
     FeatureDomain& d = child.domains[static_cast<std::size_t>(c.feature)];
     bool remove = false;
-    if (c.kind == SplitKind::kThreshold) {
+    if (c.kind == SplitKind::kThreshold && categorical_masks && !d.all_categories) {
+      // Category codes compared with the threshold: child 0 keeps codes < t, child 1 codes >= t.
+      uint64_t below = 0;
+      for (int code = 0; code < 64 && code < c.threshold; ++code) below |= uint64_t{1} << code;
+      d.categories = k == 0 ? (d.categories & below) : (d.categories & ~below);
+      remove = std::popcount(d.categories) <= 1;
+    } else if (c.kind == SplitKind::kThreshold) {
       if (k == 0) { d.hi = std::min(d.hi, c.threshold); remove = d.lo >= d.hi; }
       else { d.lo = std::max(d.lo, c.threshold); remove = d.hi <= d.lo; }
     } else if (c.kind == SplitKind::kSubset) {

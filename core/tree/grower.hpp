@@ -75,6 +75,12 @@ struct GrowOptions {
   bool unlimited_depth = false;
   bool track_privacy = false;    // open a ledger scope per node
   PrivacyLedger::ScopeId tree_scope = PrivacyLedger::kRoot;  // parent scope of the root node
+  // A threshold split on a categorical feature with <= 64 categories (its codes compared as numbers,
+  // sklearn on integer codes): true narrows the feature's category mask (codes < t to child 0, the
+  // others to child 1) and keeps the feature usable on the path while at least two codes remain;
+  // false (the default, kept so existing fits stay bit-identical) drops the feature from the path
+  // after one such split, so a 4-valued code can never be fully separated.
+  bool categorical_threshold_masks = false;
 };
 
 // Grows one tree on `rows` (reordered in place).
