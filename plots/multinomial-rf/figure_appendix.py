@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""multinomial-rf appendix: one MRF tree's accuracy vs epsilon (both composition readings) with the
-non-private tree as a flat reference, one panel per dataset. Reads only results.csv.
+"""multinomial-rf appendix: one MRF tree's accuracy vs epsilon (both composition readings of the
+published mapping and the repaired strict variant) with the non-private tree as a flat reference,
+one panel per dataset. Reads only results.csv.
 usage: figure_appendix.py RESULT_DIR"""
 import os
 import sys
@@ -9,7 +10,7 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from common import load_rows, plot_vs_x, plt, save, series  # noqa: E402
 
-LABELS = ["MRF-DP (S/E parallel)", "MRF-DP (sequential)", "MRF tree (non-private)"]
+LABELS = ["MRF-DP (S/E parallel)", "MRF-DP (sequential)", "MRF-DP (strict, ε-DP)", "MRF tree (non-private)"]
 
 
 def main():
