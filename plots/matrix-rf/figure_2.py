@@ -15,7 +15,8 @@ panels = [
     ("car", "Car (h=4, τ=128)", (0.4, 2)),
     ("iris", "Iris (h=2, τ=64)", (0.4, 2)),
     ("balance-scale", "Balance (h=2, τ=128)", (0.4, 2)),
-    ("heart:upload", "Heart (h=2, τ=128, q=2, d̄=4)", (0.4, 2)),
+    ("heart:upload", "Heart, authors' file (h=2, τ=128, q=2, d̄=4)", (0.4, 2)),
+    ("heart:cleveland-binary", "Heart, UCI Cleveland (h=2, τ=128, q=2, d̄=4)", (0.4, 2)),
     ("mushroom:declared", "Mushroom (h=3, τ=125, q=5, d̄=4)", (0.01, 0.2)),
     ("adult-libsvm:a1a-test", "Adult a1a (h=8, τ=100, q=4, d̄=10)", (0.001, 2)),
 ]
