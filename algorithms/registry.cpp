@@ -8,6 +8,7 @@
 #include "algorithms/dp_rf/dp_rf.hpp"
 #include "algorithms/dp_df/dp_df.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
+#include "algorithms/rgv/rgv.hpp"
 #include "algorithms/matrix_rf/matrix_rf.hpp"
 #include "algorithms/mrf/mrf.hpp"
 #include "core/util/error.hpp"
@@ -57,6 +58,7 @@ std::vector<AlgorithmInfo> build_table() {
   add(dp_rf_algorithms());      // dp-rf
   add(dp_df_algorithms());      // dp-df
   add(smooth_rdf_algorithms()); // smooth-rdf, rdf-nonprivate, jpw
+  add(rgv_algorithms());        // rgv (reconstructed from Fletcher & Islam §5.2)
   add(matrix_rf_algorithms());  // mrf-train, mrf-predict, mrf-subsample, mrf-*-lm, mrf-trees
   add(multinomial_rf_algorithms());  // multinomial-rf, multinomial-rf-dp, brf, denil14
   return t;

@@ -15,13 +15,14 @@ namespace {
 
 class FsSplit : public SplitPolicy {
  public:
-  FsSplit(double eps_op, int n_classes) : eps_(eps_op), k_(n_classes) {}
+  FsSplit(double eps_op, int n_classes, bool certified) : eps_(eps_op), k_(n_classes), certified_(certified) {}
+  std::unique_ptr<SplitPolicy> clone() const override { return std::make_unique<FsSplit>(*this); }
 
   std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger& ledger) override {
     const Dataset& d = node.data;
     // §2.2 step 1: N = |T| + Lap(1/eps'), the Laplace mechanism on a count (sensitivity 1).
     double n = std::max(0.0, laplace_mechanism(rng, static_cast<double>(node.rows.size()), 1.0, eps_));
-    ledger.charge(node.scope, "laplace", eps_, 1.0);
+    ledger.charge(node.scope, "laplace", eps_, 1.0, certified_);
     // Step 2: stop when N / (t K) <= sqrt(2) / eps' (the Laplace standard deviation).
     int t = 2;
     for (int f : node.active)
@@ -82,7 +83,7 @@ class FsSplit : public SplitPolicy {
       scores.push_back(q_now());
       breaks.push_back(std::max(dom.hi, breaks.back()));
       const IntervalDraw draw = interval_exponential_mechanism(rng, breaks, scores, eps_, 1.0);
-      ledger.charge(node.scope, "interval-em", eps_, 1.0);
+      ledger.charge(node.scope, "interval-em", eps_, 1.0, certified_);
       c.kind = SplitKind::kThreshold;
       c.threshold = draw.value;
       cand.push_back(c);
@@ -91,27 +92,23 @@ class FsSplit : public SplitPolicy {
     if (cand.empty()) return std::nullopt;
     // Step 5: the attribute by the exponential mechanism over the candidates' scores (Delta = 1).
     const std::size_t pick = exponential_mechanism(rng, score, eps_, 1.0);
-    ledger.charge(node.scope, "exponential", eps_, 1.0);
+    ledger.charge(node.scope, "exponential", eps_, 1.0, certified_);
     return cand[pick];
   }
 
  private:
   double eps_;
   int k_;
+  bool certified_;
 };
 
 class FsLearner : public Learner {
  public:
   FsLearner(double epsilon, int depth) : epsilon_(epsilon), depth_(depth) {}
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
-    int c = 0;
-    for (const Feature& f : data.schema().features) c += f.kind == FeatureKind::kNumeric;
-    // Per-operation budget eps' = eps / ((2 + c) D + 2) (FS-code, smooth-rdf.md §2.2): along a path each
-    // level spends a noisy count, one split-point EM per continuous feature and one attribute EM; the
-    // leaf a noisy count and a noisy histogram.
-    const double eps_op = epsilon_ / ((2.0 + c) * depth_ + 2.0);
+    const double eps_op = fs_operation_epsilon(epsilon_, depth_, data.schema());
     const int k = static_cast<int>(data.n_classes());
-    FsSplit split(eps_op, k);
+    FsSplit split(eps_op, k, true);
     ClassCountLeaf leaf(k, eps_op, true);  // noisy class counts n_c + Lap(1/eps') (§2.2 step 3)
     ForestFitSpec spec;
     spec.algorithm = "fs";
@@ -129,6 +126,19 @@ class FsLearner : public Learner {
 };
 
 }  // namespace
+
+double fs_operation_epsilon(double epsilon, int depth, const Schema& schema) {
+  int c = 0;
+  for (const Feature& f : schema.features) c += f.kind == FeatureKind::kNumeric;
+  // Per-operation budget eps' = eps / ((2 + c) D + 2) (FS-code, smooth-rdf.md §2.2): along a path each
+  // level spends a noisy count, one split-point EM per continuous feature and one attribute EM; the
+  // leaf a noisy count and a noisy histogram.
+  return epsilon / ((2.0 + c) * depth + 2.0);
+}
+
+std::unique_ptr<SplitPolicy> make_fs_split(double eps_op, int n_classes, bool certified) {
+  return std::make_unique<FsSplit>(eps_op, n_classes, certified);
+}
 
 std::vector<AlgorithmInfo> fs_algorithms() {
   AlgorithmInfo a;
