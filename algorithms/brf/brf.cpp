@@ -37,9 +37,7 @@ class BrfPolicy : public HonestPolicy {
     for (std::size_t i = 0; i < order_.size() && seen < want; ++i) {
       std::swap(order_[i], order_[i + rng.below(order_.size() - i)]);
       const int f = order_[i];
-      index_.sort_rows(node.data, node.s, f, sorted_);  // shared presort + radix (core/tree)
-      if (search_.numeric_sorted(node.data.column(static_cast<std::size_t>(f)), node.labels, sorted_, gains_) < 2)
-        continue;
+      if (candidates(node, f) < 2) continue;
       ++seen;
       const SplitGain* g = nullptr;
       if (random_value) {
@@ -62,6 +60,16 @@ class BrfPolicy : public HonestPolicy {
   void leaf(const HonestView& node, LeafReason, Rng&, PrivacyLedger&, PrivacyLedger::ScopeId,
             std::span<double> out) override {
     estimation_histogram(node, n_classes_, out);
+  }
+
+  // Every threshold of feature f on the node's structure points, into gains_ (shared search of
+  // core/tree: categorical codes by histogram, numeric values by the presorted radix sweep).
+  std::size_t candidates(const HonestView& node, int f) {
+    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
+    const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
+    if (feat.kind == FeatureKind::kCategorical) return search_.codes(col, node.labels, node.s, feat.n_categories(), gains_);
+    index_.sort_rows(node.data, node.s, f, sorted_);
+    return search_.numeric_sorted(col, node.labels, sorted_, gains_);
   }
 
  private:

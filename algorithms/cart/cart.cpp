@@ -39,9 +39,14 @@ double CartSplit::proxy_of_children(double nl, double nr) const {
 }
 
 bool CartSplit::best_threshold(const NodeView& node, int f, BestSplit& best) {
-  index_.sort_rows(node.data, node.rows, f, sorted_rows_);
   std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
   const auto msl = static_cast<std::size_t>(p_.min_samples_leaf);
+  const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
+  // A categorical feature (thresholds on its ordinal code): per-code histogram, no sort; the same
+  // best split bit for bit (core/tree/split_search.hpp).
+  if (task_ == TaskKind::kClassification && feat.kind == FeatureKind::kCategorical)
+    return search_.best_codes(col, node.data.y(), node.rows, feat.n_categories(), msl, f, best);
+  index_.sort_rows(node.data, node.rows, f, sorted_rows_);
   if (task_ == TaskKind::kClassification) return search_.best_sorted(col, node.data.y(), sorted_rows_, msl, f, best);
   return search_.best_sse_sorted(col, node.data.y(), sorted_rows_, msl, total_[0], f, best);
 }

@@ -38,8 +38,7 @@ class DenilPolicy : public HonestPolicy {
       std::swap(order_[ui], order_[ui + rng.below(order_.size() - ui)]);
       const int f = order_[ui];
       std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
-      index_.sort_rows(node.data, node.s, f, sorted_);  // shared presort + radix (core/tree)
-      if (search_.numeric_sorted(col, node.labels, sorted_, gains_) < 2) continue;
+      if (candidates(node, f) < 2) continue;
       // Search range from m_s random structure points of the node (m_s = 0: no restriction).
       double lo = -INFINITY, hi = INFINITY;
       if (p_.m_s > 0 && static_cast<std::size_t>(p_.m_s) < node.s.size()) {
@@ -73,6 +72,16 @@ class DenilPolicy : public HonestPolicy {
   void leaf(const HonestView& node, LeafReason, Rng&, PrivacyLedger&, PrivacyLedger::ScopeId,
             std::span<double> out) override {
     estimation_histogram(node, n_classes_, out);
+  }
+
+  // Every threshold of feature f on the node's structure points, into gains_ (shared search of
+  // core/tree: categorical codes by histogram, numeric values by the presorted radix sweep).
+  std::size_t candidates(const HonestView& node, int f) {
+    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
+    const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
+    if (feat.kind == FeatureKind::kCategorical) return search_.codes(col, node.labels, node.s, feat.n_categories(), gains_);
+    index_.sort_rows(node.data, node.s, f, sorted_);
+    return search_.numeric_sorted(col, node.labels, sorted_, gains_);
   }
 
  private:

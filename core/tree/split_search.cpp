@@ -246,6 +246,78 @@ bool GiniSplitSearch::best_sse_sorted(std::span<const double> column, std::span<
   return true;
 }
 
+template <class Labels>
+double GiniSplitSearch::histogram(std::span<const double> column, Labels labels, std::span<const uint32_t> rows,
+                                  std::size_t n_codes) {
+  const auto C = static_cast<std::size_t>(n_classes_);
+  per_value_.assign(n_codes * C, 0.0);
+  std::fill(total_.begin(), total_.end(), 0.0);
+  for (uint32_t r : rows) {
+    const auto c = static_cast<std::size_t>(labels[r]);
+    per_value_[static_cast<std::size_t>(column[r]) * C + c] += 1;
+    total_[c] += 1;
+  }
+  double st = 0;
+  for (double t : total_) st += t * t;
+  return st;
+}
+
+template <class Visit>
+std::size_t GiniSplitSearch::sweep_codes(std::size_t n_codes, double st, Visit&& visit) {
+  const auto C = static_cast<std::size_t>(n_classes_);
+  std::fill(left_.begin(), left_.end(), 0.0);
+  double nl = 0, sl = 0, sr = st;
+  std::size_t distinct = 0, prev = 0;
+  for (std::size_t v = 0; v < n_codes; ++v) {
+    const double* cnt = per_value_.data() + v * C;
+    double nv = 0;
+    for (std::size_t c = 0; c < C; ++c) nv += cnt[c];
+    if (nv == 0) continue;
+    if (distinct++ > 0) visit(prev, v, nl, sl, sr);
+    sl = 0;
+    sr = 0;
+    for (std::size_t c = 0; c < C; ++c) {
+      left_[c] += cnt[c];
+      sl += left_[c] * left_[c];
+      const double r = total_[c] - left_[c];
+      sr += r * r;
+    }
+    nl += nv;
+    prev = v;
+  }
+  return distinct;
+}
+
+std::size_t GiniSplitSearch::codes(std::span<const double> column, std::span<const int> labels,
+                                   std::span<const uint32_t> rows, std::size_t n_codes, std::vector<SplitGain>& out) {
+  out.clear();
+  const double st = histogram(column, labels, rows, n_codes);
+  const double dn = static_cast<double>(rows.size());
+  node_gini_ = rows.empty() ? 0.0 : 1.0 - st / (dn * dn);
+  return sweep_codes(n_codes, st, [&](std::size_t a, std::size_t b, double nl, double sl, double sr) {
+    const double g = (sl / nl + sr / (dn - nl) - st / dn) / dn;
+    out.push_back({midpoint(static_cast<double>(a), static_cast<double>(b)), g > 0 ? g : 0.0,
+                   static_cast<uint32_t>(nl)});
+  });
+}
+
+bool GiniSplitSearch::best_codes(std::span<const double> column, std::span<const double> y,
+                                 std::span<const uint32_t> rows, std::size_t n_codes, std::size_t min_leaf, int f,
+                                 BestSplit& best) {
+  const std::size_t n = rows.size();
+  if (n == 0) return false;
+  const double st = histogram(column, y, rows, n_codes);
+  if (min_leaf == 0) min_leaf = 1;
+  const double lo = static_cast<double>(min_leaf), hi = static_cast<double>(n - std::min(n, min_leaf));
+  const bool room = n >= 2 * min_leaf;
+  const std::size_t distinct = sweep_codes(n_codes, st, [&](std::size_t a, std::size_t b, double nl, double sl, double sr) {
+    if (!room || nl < lo || nl > hi) return;
+    const double proxy = sl / nl + sr / (static_cast<double>(n) - nl);
+    if (proxy > best.proxy) best = {proxy, f, midpoint(static_cast<double>(a), static_cast<double>(b))};
+  });
+  return distinct >= 2;
+}
+
 std::size_t GiniSplitSearch::one_vs_rest(std::span<const double> column, std::span<const int> labels,
                                          std::span<const uint32_t> rows, std::vector<SplitGain>& out,
                                          std::size_t n_values) {

@@ -96,6 +96,15 @@ class GiniSplitSearch {
                        std::span<const uint32_t> sorted_rows, std::size_t min_leaf, double total_sum, int f,
                        BestSplit& best);
 
+  // Category codes 0..n_codes-1 (a categorical feature split by thresholds on its ordinal code):
+  // the same candidates and gains as numeric() / the same best as best_sorted(), from a per-code
+  // class histogram in O(n + n_codes C) without sorting. Sums of squared counts are exact integers,
+  // so the values are bit-identical to the sorted sweep's.
+  std::size_t codes(std::span<const double> column, std::span<const int> labels, std::span<const uint32_t> rows,
+                    std::size_t n_codes, std::vector<SplitGain>& out);
+  bool best_codes(std::span<const double> column, std::span<const double> y, std::span<const uint32_t> rows,
+                  std::size_t n_codes, std::size_t min_leaf, int f, BestSplit& best);
+
   // Every value v present in column[rows] (category codes), as the partition x == v vs x != v, in
   // increasing code order; with n_values > 0 every code 0..n_values-1, present or not (gain 0 when
   // absent). Returns the number of distinct values present.
@@ -131,6 +140,12 @@ class GiniSplitSearch {
   template <class Visit>
   void sweep_boundaries(std::size_t first, std::size_t last, double st, Visit&& visit);
   std::size_t sweep_all(std::vector<SplitGain>& out);  // numeric / numeric_sorted on xs_, cls_
+  // Per-code class counts of rows into per_value_ (code-major) and total_; returns sum_c n_c^2.
+  template <class Labels>
+  double histogram(std::span<const double> column, Labels labels, std::span<const uint32_t> rows, std::size_t n_codes);
+  // Visits the boundary between consecutive present codes a < b as visit(a, b, n_left, sl, sr).
+  template <class Visit>
+  std::size_t sweep_codes(std::size_t n_codes, double st, Visit&& visit);
 
   int n_classes_;
   std::vector<double> xs_;

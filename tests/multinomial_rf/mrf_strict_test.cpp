@@ -177,6 +177,43 @@ TEST_SUITE("unit") {
       CHECK(at_best == doctest::Approx(top).epsilon(1e-12));
     }
   }
+
+  TEST_CASE("codes()/best_codes(): the histogram search of a categorical code equals the sorted sweep bit for bit") {
+    Rng rng(8);
+    const int C = 3;
+    Schema sc;
+    sc.features.push_back(Feature{"k", FeatureKind::kCategorical, 0.0, 0.0, {"a", "b", "c", "d", "e", "f", "g", "h"}});
+    sc.target.classes = {"0", "1", "2"};
+    Dataset d("codes", sc);
+    for (int i = 0; i < 400; ++i) {
+      const double x[1] = {static_cast<double>(rng.below(7))};  // code 7 never occurs
+      d.add_row(x, static_cast<double>(rng.below(C)));
+    }
+    const std::vector<int> yi = d.labels();
+    std::vector<uint32_t> rows;
+    for (uint32_t i = 0; i < 400; ++i)
+      if (rng.below(3)) rows.push_back(i);
+    rows.push_back(rows.front());  // a bootstrap duplicate
+    GiniSplitSearch s(C);
+    std::vector<SplitGain> a, b;
+    CHECK(s.codes(d.column(0), yi, rows, 8, a) == s.numeric(d.column(0), yi, rows, b));
+    REQUIRE(a.size() == b.size());
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      CHECK(a[j].threshold == b[j].threshold);
+      CHECK(a[j].gain == b[j].gain);
+      CHECK(a[j].n_left == b[j].n_left);
+    }
+    RankIndex index;
+    std::vector<uint32_t> sorted;
+    index.sort_rows(d, rows, 0, sorted);
+    for (std::size_t msl : {1, 30, 400}) {
+      BestSplit h, q;
+      CHECK(s.best_codes(d.column(0), d.y(), rows, 8, msl, 0, h) == s.best_sorted(d.column(0), d.y(), sorted, msl, 0, q));
+      CHECK(h.proxy == q.proxy);
+      CHECK(h.threshold == q.threshold);
+      CHECK(h.feature == q.feature);
+    }
+  }
 }
 
 TEST_SUITE("statistical") {
