@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
@@ -26,13 +27,133 @@ void intervals(std::span<const double> sorted, double lo, double hi, std::vector
     scores[j] = -std::fabs(2.0 * static_cast<double>(j) - static_cast<double>(m));
 }
 
+// Rejection rounds of numeric_median_em before it falls back to the full EM (never reached in
+// practice: a round is rejected only inside a tail's bound, whose mass is tiny).
+constexpr int kMaxRounds = 64;
+
 }  // namespace
+
+double numeric_median_em(Rng& rng, std::span<double> v, double lo, double hi, double epsilon, std::size_t window) {
+  const std::size_t m = v.size();
+  if (!(hi > lo)) return lo;  // degenerate domain: every interval has length 0 (dipreme.md §2.5a)
+  for (double& x : v) x = std::clamp(x, lo, hi);  // monotone: sorting then clamping is the same
+  thread_local std::vector<double> breaks, scores, pw;
+  // [ICML] §3 / Alg. 1: EM with base measure μ = interval length, score -|#left - #right| = -|2j - M|
+  // for interval j = [x_(j), x_(j+1)] (x_(0) = lo, x_(M+1) = hi), Δ = 1. The log-space mechanism of
+  // core/privacy handles what the fast path below does not: ε = ∞, and ε so large that e^-ε underflows.
+  auto full_em = [&]() {
+    std::sort(v.begin(), v.end());
+    intervals(v, lo, hi, breaks, scores);
+    return interval_exponential_mechanism(rng, breaks, scores, epsilon, 1.0).value;
+  };
+  if (!std::isfinite(epsilon) || !(epsilon > 0) || epsilon > 60) return full_em();
+  if (window == 0) window = static_cast<std::size_t>(std::min(1e9, std::ceil(20.0 / epsilon))) + 8;
+  // The weight len_j exp(-(ε/2)|2j - M|) relative to the best score is len_j r^dist(j), r = e^-ε,
+  // dist(j) = the number of positions j lies away from the median position(s) floor(M/2)..ceil(M/2).
+  const std::size_t half = m / 2, upper = m - half;
+  auto dist = [&](std::size_t j) { return j <= half ? half - j : (j >= upper ? j - upper : 0); };
+  // Window jl..jr around the median; beyond it the tails stay unsorted (selection, O(M)).
+  const std::size_t jl = half > window ? half - window : 0;
+  const std::size_t jr = std::min(m, upper + window);
+  const bool tails = jl > 0 || jr < m;
+  const std::size_t first = jl > 0 ? jl - 1 : 0, last = jr < m ? jr : (m > 0 ? m - 1 : 0);
+  if (!tails) {
+    std::sort(v.begin(), v.end());
+  } else {  // order statistics x_(jl) .. x_(jr+1) = v[jl-1] .. v[jr] in place
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first), v.end());
+    if (last > first) {
+      std::nth_element(v.begin() + static_cast<std::ptrdiff_t>(first) + 1,
+                       v.begin() + static_cast<std::ptrdiff_t>(last), v.end());
+      std::sort(v.begin() + static_cast<std::ptrdiff_t>(first) + 1, v.begin() + static_cast<std::ptrdiff_t>(last));
+    }
+  }
+  auto brk = [&](std::size_t j) { return j == 0 ? lo : (j == m + 1 ? hi : v[j - 1]); };
+  const double r = std::exp(-epsilon);
+  const std::size_t max_dist = std::max(dist(jl), dist(jr)) + 1;
+  pw.resize(max_dist + 1);
+  pw[0] = 1.0;
+  for (std::size_t k = 1; k <= max_dist; ++k) pw[k] = pw[k - 1] * r;
+  std::vector<double>& w = scores;  // window weights
+  w.resize(jr - jl + 1);
+  double wsum = 0.0;
+  for (std::size_t j = jl; j <= jr; ++j) wsum += (w[j - jl] = (brk(j + 1) - brk(j)) * pw[dist(j)]);
+  // Tail bounds: every left-tail interval is at least dist(jl - 1) away, every right one dist(jr + 1),
+  // and a tail's lengths add up to its span. The 1 + 1e-9 keeps a bound above the exact tail mass
+  // whatever the rounding (a looser bound only costs rejections, never exactness).
+  const double bound_left = jl > 0 ? (brk(jl) - lo) * pw[dist(jl - 1)] * (1 + 1e-9) : 0.0;
+  const double bound_right = jr < m ? (hi - brk(jr + 1)) * pw[dist(jr + 1)] * (1 + 1e-9) : 0.0;
+  const double total = wsum + bound_left + bound_right;
+  // Mass so small that underflow could matter (lengths near 1e-250, or only empty intervals near the
+  // median with e^-ε tiny): the log-space mechanism.
+  if (!(total > 1e-250) || !std::isfinite(total)) return full_em();
+  // A tail's exact intervals, walked outwards from the window, entered with u uniform on [0, bound):
+  // accepted iff u falls under the exact cumulative mass (probability exact / bound), then
+  // interval j w.p. ∝ its weight.
+  auto tail = [&](bool left, double u, double& out) {
+    double g = pw[dist(left ? jl - 1 : jr + 1)], acc = 0.0;
+    for (std::size_t k = 0, n = left ? jl : m - jr; k < n; ++k, g *= r) {
+      const std::size_t j = left ? jl - 1 - k : jr + 1 + k;
+      acc += (brk(j + 1) - brk(j)) * g;
+      if (u < acc) {
+        out = rng.uniform(brk(j), brk(j + 1));
+        return true;
+      }
+    }
+    return false;
+  };
+  bool left_sorted = false, right_sorted = false;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    double u = rng.uniform() * total;
+    if (u < wsum) {
+      double acc = 0.0;
+      std::size_t pick = jl;
+      for (std::size_t j = jl; j <= jr; ++j) {
+        if (w[j - jl] <= 0.0) continue;
+        acc += w[j - jl];
+        pick = j;
+        if (u < acc) break;
+      }
+      return rng.uniform(brk(pick), brk(pick + 1));
+    }
+    u -= wsum;
+    double out = lo;
+    if (u < bound_left) {
+      if (!left_sorted) std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first));
+      left_sorted = true;
+      if (tail(true, u, out)) return out;
+    } else {
+      if (!right_sorted) std::sort(v.begin() + static_cast<std::ptrdiff_t>(last) + 1, v.end());
+      right_sorted = true;
+      if (tail(false, u - bound_left, out)) return out;
+    }
+  }
+  // Every round rejected: conditionally on that, any exact EM draw keeps the output's law.
+  return full_em();
+}
+
+double numeric_median_split_unsorted(Rng& rng, std::span<double> values, double lo, double hi, double epsilon,
+                                     NumericMedian mechanism) {
+  const std::size_t m = values.size();
+  if (!(hi > lo)) return lo;
+  if (mechanism == NumericMedian::kExponential) return numeric_median_em(rng, values, lo, hi, epsilon);
+  if (mechanism == NumericMedian::kExact) {
+    // numpy.median by selection: the same value as from the sorted values.
+    if (m == 0) return rng.uniform(lo, hi);
+    auto mid = values.begin() + static_cast<std::ptrdiff_t>(m / 2);
+    std::nth_element(values.begin(), mid, values.end());
+    double med = *mid;
+    if (m % 2 == 0) med = 0.5 * (*std::max_element(values.begin(), mid) + med);
+    return std::clamp(med, lo, hi);
+  }
+  std::sort(values.begin(), values.end());
+  return numeric_median_split(rng, values, lo, hi, epsilon, mechanism);
+}
 
 double numeric_median_split(Rng& rng, std::span<const double> sorted, double lo, double hi, double epsilon,
                             NumericMedian mechanism) {
   const std::size_t m = sorted.size();
   if (!(hi > lo)) return lo;  // degenerate domain: every interval has length 0 (dipreme.md §2.5a)
-  thread_local std::vector<double> breaks, scores;
+  thread_local std::vector<double> breaks, scores, copy;
   switch (mechanism) {
     case NumericMedian::kExact: {
       if (m == 0) return rng.uniform(lo, hi);
@@ -41,8 +162,8 @@ double numeric_median_split(Rng& rng, std::span<const double> sorted, double lo,
     }
     case NumericMedian::kExponential: {
       // [ICML] §3 / Alg. 1: EM with base measure μ = interval length, score -|#left - #right|, Δ = 1.
-      intervals(sorted, lo, hi, breaks, scores);
-      return interval_exponential_mechanism(rng, breaks, scores, epsilon, 1.0).value;
+      copy.assign(sorted.begin(), sorted.end());
+      return numeric_median_em(rng, copy, lo, hi, epsilon);
     }
     case NumericMedian::kUniformPositions: {
       // [v1] Alg. 3: EM over positions j = 0..M with P(j) ∝ exp(-(ε/2)|M - 2j|), then r uniform

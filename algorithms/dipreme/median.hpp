@@ -22,6 +22,26 @@ enum class NumericMedian {
 double numeric_median_split(Rng& rng, std::span<const double> sorted, double lo, double hi, double epsilon,
                             NumericMedian mechanism);
 
+// The same split for the node's values in any order; `values` is scratch and is reordered. The
+// output has the same distribution as numeric_median_split on the sorted values (the Lebesgue EM
+// may order its random draws differently for large nodes, see numeric_median_em).
+double numeric_median_split_unsorted(Rng& rng, std::span<double> values, double lo, double hi, double epsilon,
+                                     NumericMedian mechanism);
+
+// §2.5a, the EM over the M+1 data intervals with a Lebesgue base measure, for values in any order
+// (reordered in place; values outside [lo, hi] are clamped), in one pass without logarithms: the
+// weight of interval j relative to the best score is len_j r^dist(j), r = e^-ε, dist(j) its distance
+// in positions from the median position(s) (the score -|2j - M| falls by 2 per position). Intervals
+// with dist(j) <= window (default ceil(20/ε) + 8) are found by selection and sorted; the two tails
+// beyond stay unsorted and enter through an upper bound on their mass (the tail's span times its
+// largest weight factor). A draw that lands in a tail's bound sorts that tail and is accepted with
+// probability (exact tail mass)/(bound): rejection sampling, so the output has exactly the EM's law
+// (up to floating-point rounding of the weights, as in interval_exponential_mechanism) while the
+// usual draw costs O(M) selection and O(window) weights. ε = ∞, ε > 60 (e^-ε near underflow) and
+// masses below 1e-250 go to interval_exponential_mechanism on the sorted values.
+double numeric_median_em(Rng& rng, std::span<double> values, double lo, double hi, double epsilon,
+                         std::size_t window = 0);
+
 enum class CategoricalMedian { kExponential, kPermuteAndFlip, kExact };
 
 // Bipartition of the categories still allowed at the node (bitmask `allowed`, k = popcount). The

@@ -9,16 +9,6 @@
 
 namespace dpf {
 
-namespace {
-
-struct ChildStats {
-  double n = 0, sum = 0, sumsq = 0;
-  void add(double y) { n += 1; sum += y; sumsq += y * y; }
-  double sse() const { return n > 0 ? std::max(0.0, sumsq - sum * sum / n) : 0.0; }
-};
-
-}  // namespace
-
 DiPrimeSplit::DiPrimeSplit(const DiPrimeParams& p, const DiPrimeBudget& b, double y_lo, double y_hi)
     : p_(p), b_(b), y_lo_(y_lo), y_hi_(y_hi) {}
 
@@ -27,13 +17,38 @@ double DiPrimeSplit::score(const NodeView& node, const SplitChoice& c) const {
   // code's special cases. Classification uses the 0/1 labels (half the weighted Gini impurity).
   std::span<const double> col = node.data.column(static_cast<std::size_t>(c.feature));
   std::span<const double> y = node.data.y();
-  ChildStats a, b, all;
+  MedianChildStats a, b, all;
   for (uint32_t r : node.rows) {
     bool first = c.kind == SplitKind::kThreshold ? col[r] < c.threshold
                                                  : ((c.mask >> static_cast<uint64_t>(col[r])) & 1u) != 0;
     (first ? a : b).add(y[r]);
     all.add(y[r]);
   }
+  return finish_score(c, a, b, all);
+}
+
+double DiPrimeSplit::threshold_score(std::span<const double> x, std::span<const double> y, const SplitChoice& c,
+                                     const MedianChildStats& all) const {
+  // score() for a threshold on the node's gathered values and targets (same row order, so the same
+  // sums bit for bit); branch-free: a row adds its y (and y²) to one child and exactly 0 to the other.
+  MedianChildStats a, b;
+  const double t = c.threshold;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double yi = y[i];
+    const bool left = x[i] < t;
+    const double ya = left ? yi : 0.0, yb = left ? 0.0 : yi;
+    a.n += left ? 1.0 : 0.0;
+    a.sum += ya;
+    a.sumsq += ya * ya;
+    b.n += left ? 0.0 : 1.0;
+    b.sum += yb;
+    b.sumsq += yb * yb;
+  }
+  return finish_score(c, a, b, all);
+}
+
+double DiPrimeSplit::finish_score(const SplitChoice& c, const MedianChildStats& a, const MedianChildStats& b,
+                                  const MedianChildStats& all) const {
   const double bound = std::max(std::fabs(y_lo_), std::fabs(y_hi_));
   const double n = all.n;
   if (p_.strict) return a.sse() + b.sse();  // P4 repair: unnormalised SSE, Δ = (B_U - B_L)^2
@@ -65,8 +80,18 @@ std::optional<SplitChoice> DiPrimeSplit::choose(const NodeView& node, Rng& rng, 
   if (p_.strict && (numeric == NumericMedian::kFlipCode || numeric == NumericMedian::kUniformPositions))
     numeric = numeric == NumericMedian::kFlipCode ? NumericMedian::kFlipGrid : NumericMedian::kExponential;
 
+  // The node's targets and each numeric candidate's values are gathered once into contiguous
+  // scratch (kept across nodes): the median draws reorder a copy, the scores read the originals.
+  const bool scored = !(kk == 1 && p_.select == AttributeSelect::kUniform);
+  const std::size_t m = node.rows.size();
+  MedianChildStats all;
+  if (scored) {
+    std::span<const double> y = node.data.y();
+    ys_.resize(m);
+    for (std::size_t i = 0; i < m; ++i) all.add(ys_[i] = y[node.rows[i]]);
+    xs_.resize(kk * m);
+  }
   std::vector<SplitChoice> splits(kk);
-  std::vector<double> values;
   std::vector<int> counts;
   for (std::size_t i = 0; i < kk; ++i) {
     const int f = cand[i];
@@ -80,11 +105,11 @@ std::optional<SplitChoice> DiPrimeSplit::choose(const NodeView& node, Rng& rng, 
     const PrivacyLedger::ScopeId charge_scope =
         cand_scope != node.scope ? ledger.open_scope(cand_scope, Composition::kSequential) : node.scope;
     if (feat.kind == FeatureKind::kNumeric) {
-      values.clear();
-      for (uint32_t r : node.rows) values.push_back(col[r]);
-      std::sort(values.begin(), values.end());
+      work_.resize(m);
+      for (std::size_t j = 0; j < m; ++j) work_[j] = col[node.rows[j]];
+      if (scored) std::copy(work_.begin(), work_.end(), xs_.begin() + static_cast<std::ptrdiff_t>(i * m));
       s.kind = SplitKind::kThreshold;
-      s.threshold = numeric_median_split(draw, values, dom.lo, dom.hi, eps_each, numeric);
+      s.threshold = numeric_median_split_unsorted(draw, work_, dom.lo, dom.hi, eps_each, numeric);
       if (priv && node.scope >= 0)
         ledger.charge(charge_scope, numeric == NumericMedian::kFlipGrid ? "pf-median-grid"
                                   : numeric == NumericMedian::kFlipCode ? "pf-median-intervals"
@@ -102,9 +127,12 @@ std::optional<SplitChoice> DiPrimeSplit::choose(const NodeView& node, Rng& rng, 
   }
 
   // Steps 3-4: score and select.
-  if (kk == 1 && p_.select == AttributeSelect::kUniform) return splits[0];
+  if (!scored) return splits[0];
   std::vector<double> scores(kk);
-  for (std::size_t i = 0; i < kk; ++i) scores[i] = -score(node, splits[i]);
+  for (std::size_t i = 0; i < kk; ++i)
+    scores[i] = -(splits[i].kind == SplitKind::kThreshold
+                      ? threshold_score(std::span<const double>(xs_).subspan(i * m, m), ys_, splits[i], all)
+                      : score(node, splits[i]));
   Rng pick = rng.derive("select");
   std::size_t chosen = 0;
   const double range = y_hi_ - y_lo_;
