@@ -37,7 +37,10 @@ bool MrfPolicy::gains_of(const HonestView& node, int f, std::vector<SplitGain>& 
   std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
   const bool discrete = feat.kind == FeatureKind::kCategorical && !p_.all_continuous;
   std::size_t distinct = 0;
-  if (discrete) {
+  if (discrete && cached(node, f)) {
+    distinct = search_.one_vs_rest_codes(codes_[static_cast<std::size_t>(f)].data() + node.s_offset,
+                                         seg_labels_.data() + node.s_offset, node.s.size(), out);
+  } else if (discrete) {
     distinct = search_.one_vs_rest(col, node.labels, node.s, out);
   } else if (presorted(node, f)) {
     std::span<const uint32_t> seg(sorted_[static_cast<std::size_t>(f)].data() + node.s_offset, node.s.size());
@@ -48,17 +51,33 @@ bool MrfPolicy::gains_of(const HonestView& node, int f, std::vector<SplitGain>& 
   return distinct >= 2;
 }
 
+bool MrfPolicy::cached(const HonestView& node, int f) const {
+  const auto& v = codes_[static_cast<std::size_t>(f)];
+  return !v.empty() && node.s_offset + node.s.size() <= v.size();
+}
+
 bool MrfPolicy::presorted(const HonestView& node, int f) const {
   const auto& v = sorted_[static_cast<std::size_t>(f)];
   return !v.empty() && node.s_offset + node.s.size() <= v.size();
 }
 
 void MrfPolicy::presort(const HonestView& node) {
+  codes_.resize(static_cast<std::size_t>(n_features_));
+  seg_rows_.assign(node.s.begin(), node.s.end());
+  seg_labels_.resize(node.s.size());
+  for (std::size_t i = 0; i < node.s.size(); ++i) seg_labels_[i] = node.labels[node.s[i]];
   for (int f = 0; f < n_features_; ++f) {
     auto& v = sorted_[static_cast<std::size_t>(f)];
     v.clear();
-    const bool discrete = node.data.schema().features[static_cast<std::size_t>(f)].kind == FeatureKind::kCategorical &&
-                          !p_.all_continuous;
+    const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
+    const bool discrete = feat.kind == FeatureKind::kCategorical && !p_.all_continuous;
+    auto& k = codes_[static_cast<std::size_t>(f)];
+    k.clear();
+    if (discrete && feat.n_categories() <= 256) {
+      std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
+      k.resize(node.s.size());
+      for (std::size_t i = 0; i < node.s.size(); ++i) k[i] = static_cast<uint8_t>(col[node.s[i]]);
+    }
     if (discrete) continue;
     index_.sort_rows(node.data, node.s, f, v);  // shared presort + radix (core/tree/split_search.hpp)
   }
@@ -81,6 +100,24 @@ void MrfPolicy::partition_presorted(const HonestView& node, const SplitChoice& c
     }
     std::copy(tmp_.begin(), tmp_.end(), seg + w);
   }
+  if (seg_rows_.size() < node.s_offset + node.s.size()) return;
+  // The code caches: flags from the rows of the cache's own order, then one stable pass per array.
+  const std::size_t n = node.s.size(), off = node.s_offset;
+  flag_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) flag_[i] = left_[seg_rows_[off + i]];
+  auto stable = [&](auto* seg, auto& tmp) {
+    tmp.clear();
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (flag_[i]) seg[w++] = seg[i];
+      else tmp.push_back(seg[i]);
+    }
+    std::copy(tmp.begin(), tmp.end(), seg + w);
+  };
+  for (auto& k : codes_)
+    if (k.size() >= off + n) stable(k.data() + off, tmp8_);
+  stable(seg_labels_.data() + off, tmp_labels_);
+  stable(seg_rows_.data() + off, tmp_);
 }
 
 // Min-max normalisation (§1.5 step 2; all equal -> all 0) then one draw with P ∝ exp(b Î / 2):

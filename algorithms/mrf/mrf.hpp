@@ -90,6 +90,17 @@ class MrfPolicy : public HonestPolicy {
   std::vector<std::vector<uint32_t>> sorted_;
   std::vector<char> left_;
   std::vector<uint32_t> tmp_;
+  // Categorical features (<= 256 categories): their codes and the labels laid out in the structure
+  // array's order (seg_rows_), partitioned in step with the loop like the presorted numeric orders,
+  // so one-vs-rest counts read contiguous bytes instead of gathering from the columns. Within a
+  // node's segment the order may differ from the loop's; one-vs-rest counts do not depend on it.
+  std::vector<std::vector<uint8_t>> codes_;
+  std::vector<uint32_t> seg_rows_;
+  std::vector<int> seg_labels_;
+  std::vector<char> flag_;
+  std::vector<uint8_t> tmp8_;
+  std::vector<int> tmp_labels_;
+  bool cached(const HonestView& node, int f) const;
 };
 
 std::vector<AlgorithmInfo> mrf_algorithms();  // multinomial-rf, multinomial-rf-dp

@@ -349,6 +349,36 @@ std::size_t GiniSplitSearch::one_vs_rest(std::span<const double> column, std::sp
   return distinct;
 }
 
+std::size_t GiniSplitSearch::one_vs_rest_codes(const uint8_t* codes, const int* labels, std::size_t n,
+                                               std::vector<SplitGain>& out) {
+  out.clear();
+  const auto C = static_cast<std::size_t>(n_classes_);
+  per_value_.assign(256 * C, 0.0);
+  std::fill(total_.begin(), total_.end(), 0.0);
+  std::size_t m = 0;  // 1 + the largest code present
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t v = codes[i];
+    const auto c = static_cast<std::size_t>(labels[i]);
+    per_value_[v * C + c] += 1;
+    total_[c] += 1;
+    m = std::max(m, v + 1);
+  }
+  const double dn = static_cast<double>(n);
+  double st = 0;
+  for (double t : total_) st += t * t;
+  node_gini_ = n == 0 ? 0.0 : 1.0 - st / (dn * dn);
+  std::size_t distinct = 0;
+  for (std::size_t v = 0; v < m; ++v) {
+    std::span<const double> cnt(per_value_.data() + v * C, C);
+    double nv = 0;
+    for (double x : cnt) nv += x;
+    if (nv == 0) continue;
+    ++distinct;
+    out.push_back({static_cast<double>(v), gain(cnt, total_, nv, dn), static_cast<uint32_t>(nv), proxy_of(cnt, total_, nv, dn)});
+  }
+  return distinct;
+}
+
 std::size_t GiniSplitSearch::at_thresholds(std::span<const double> column, std::span<const int> labels,
                                            std::span<const uint32_t> rows, std::span<const double> thresholds,
                                            std::vector<SplitGain>& out) {
