@@ -52,9 +52,9 @@ def panel_matrix(rows, label, grid):
 
 def draw(result_dir, stem, label):
     rows = common.load_rows(result_dir)
-    fig, axes = common.plt.subplots(2, 4, figsize=(19, 9))
+    fig, axes = common.plt.subplots(2, 4, figsize=(20, 10), constrained_layout=True)
     for row_i, lab in enumerate([label, label + " (strict)"]):
-        mats = [panel_matrix(rows, f"{lab} ({letter})", g) for letter, g, _, _ in PANELS]
+        mats = [panel_matrix(rows, f"{lab} ({letter})", g) for letter, g, _ in PANELS]
         finite = [v for m in mats for line in m for v in line if not math.isnan(v)]
         vmin, vmax = (min(finite), max(finite)) if finite else (0, 1)
         for col, ((letter, grid, title), m) in enumerate(zip(PANELS, mats)):
@@ -70,8 +70,8 @@ def draw(result_dir, stem, label):
             ax.set_yticks(range(len(row_vals)), [str(v) for v in row_vals])
             ax.set_xlabel({"rho": "rho", "n_trees": "N_T"}[col_col])
             ax.set_ylabel({"epsilon": "epsilon", "k": "K"}[row_col])
-            ax.set_title(f"({letter}) {lab}: {title}", fontsize=8)
-            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="test MSE")
+            ax.set_title(f"({letter}) {lab}\n{title}", fontsize=9)
+        fig.colorbar(im, ax=list(axes[row_i]), fraction=0.02, pad=0.01, label="test MSE")
     n = len({r["repetition"] for r in rows})
     fig.suptitle(f"{label} on Appliances energy (target scaled to [0, 1]); cell text: MSE x 1e3; "
                  f"{n} split(s), one run per cell as in the paper")
