@@ -5,7 +5,7 @@ point d_max = 8, N_T = 10, epsilon = 10 once (in the (a) cells). Non-private met
 in (c) they are flat lines at d_max = 8, N_T = 10.
 Top row: the series as the authors ran them (DiPriMe with the code's split budget; in (c) the DiPriMe
 variants spent 2 epsilon and DP-ERT epsilon/2, §6.4 item 2). Bottom row: every method at the nominal
-epsilon as the paper describes it, and the strict (epsilon-DP) variants.
+epsilon as the paper describes it, and the strict (epsilon-DP) variants (Figure 5: panel (c) only).
 """
 import os
 import sys
