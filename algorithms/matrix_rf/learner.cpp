@@ -191,7 +191,7 @@ class MrfLearner : public Learner {
       y = laplace_matrix(static_cast<Eigen::Index>(m.n), k, scale, rng);
     } else if (p_.strategy == "hdmm") {
       Rng opt = rng.derive("opt");
-      KronStrategy ks = optimise_kron(ef.e.workload(), p_.p, opt);  // §4.4 OPT⊗
+      KronStrategy ks = optimise_kron(ef.e.workload(), p_.p, opt, 10, p_.start);  // §4.4 OPT⊗
       model.report.optimise_seconds += seconds_since(t0);
       model.report.add(ks.templates(), ks.loss, identity_loss, scale);
       Eigen::Index rows = 1;
@@ -203,7 +203,7 @@ class MrfLearner : public Learner {
     } else {
       // hdmm-full: one p-Identity over the whole ensemble domain on G = TᵀT (investigation, §4.5).
       Rng opt = rng.derive("opt");
-      Factor a = best_template(gram_training(m), p_.p, INFINITY, opt);
+      Factor a = best_template(gram_training(m), p_.p, INFINITY, opt, true, p_.start);
       model.report.optimise_seconds += seconds_since(t0);
       model.report.add(a.kind == Template::kIdentity ? "I" : "P" + std::to_string(p_.p), a.loss, identity_loss, scale);
       ctx.ledger.charge(PrivacyLedger::kRoot, "matrix-mechanism laplace on A·D (batch training, Alg. 1 line 2)", eps_i, 1.0,

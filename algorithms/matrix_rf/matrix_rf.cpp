@@ -77,7 +77,11 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
       if (en.method == Method::kTrain) choices.push_back("hdmm-full");
       a.params.push_back({"strategy", ParamType::kString, "identity", 0, 0, false, choices,
                           "strategy A: identity (the published runs), hdmm (HDMM OPT), hdmm-full (training: p-Identity on the whole domain)"});
-      a.params.push_back({"p", ParamType::kInt, "1", 1, 1024, false, {}, "p of the p-Identity templates (the authors: 1)"});
+      a.params.push_back({"p", ParamType::kInt, "1", 1, 4096, false, {}, "p of the p-Identity templates (the authors: 1)"});
+      a.params.push_back({"restarts", ParamType::kInt, "1", 1, 1000, false, {},
+                          "p-Identity: best of this many random starts (the authors: 1; investigation)"});
+      a.params.push_back({"init_scale", ParamType::kDouble, "1", 1e-9, 1e9, false, {},
+                          "p-Identity: start Θ i.i.d. Uniform[0, init_scale) (the authors: 1; small = near identity)"});
     }
     if (en.method == Method::kSubsample || en.method == Method::kSubsampleLM)
       a.params.push_back({"vote", ParamType::kString, "weight", 0, 0, false, {"weight", "hard"},
@@ -111,6 +115,8 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
       resolve_for_dataset(m, "");  // validates the syntax before any work
       if (p.has("strategy")) m.strategy = p.get_string("strategy");
       if (p.has("p")) m.p = p.get_int("p");
+      if (p.has("restarts")) m.start.restarts = p.get_int("restarts");
+      if (p.has("init_scale")) m.start.init_scale = p.get_double("init_scale");
       if (p.has("vote")) m.weight_vote = p.get_string("vote") == "weight";
       if (p.has("query_batch")) m.query_batch = p.get_int("query_batch");
       return make_learner(m);

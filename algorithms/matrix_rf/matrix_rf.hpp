@@ -37,6 +37,7 @@ struct MrfParams {
   double epsilon = 1.0;
   std::string strategy = "identity";  // identity | hdmm | hdmm-full
   int p = 1;
+  PIdentityStart start;  // p-Identity starting points (investigation; the authors: one Uniform[0,1) start)
   bool weight_vote = true;  // subsample methods: weight (true) or hard voting
   // Prediction releases: queries per release b (0: the rows passed to predict() are one batch).
   int query_batch = 0;

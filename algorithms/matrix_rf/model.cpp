@@ -87,7 +87,7 @@ MatrixXd MrfModel::release_votes(std::size_t i, const std::vector<uint32_t>& qle
     Factor a;
     a.n = g.n;
     a.loss = g.diag.sum();
-    if (!identity) a = best_template(g, p_.p, INFINITY, rng);
+    if (!identity) a = best_template(g, p_.p, INFINITY, rng, true, p_.start);
     predict_report_.optimise_seconds += seconds_since(t0);
     const double scale = q * sens / p_.epsilon;  // Lap(q·Δ·||A||₁/ε), ||A||₁ = 1
     predict_report_.add(a.kind == Template::kIdentity ? "I" : "P" + std::to_string(p_.p), a.loss, g.diag.sum(), scale);
@@ -104,7 +104,7 @@ MatrixXd MrfModel::release_votes(std::size_t i, const std::vector<uint32_t>& qle
   Factor a;
   a.n = g.n;
   a.loss = g.diag.sum();
-  if (!identity) a = best_template(g, p_.p, INFINITY, rng);
+  if (!identity) a = best_template(g, p_.p, INFINITY, rng, true, p_.start);
   predict_report_.optimise_seconds += seconds_since(t0);
   const double scale = q / p_.epsilon;
   predict_report_.add(a.kind == Template::kIdentity ? "I" : "P" + std::to_string(p_.p), a.loss, g.diag.sum(), scale);
@@ -247,6 +247,8 @@ std::vector<std::pair<std::string, std::string>> MrfModel::extra_columns() const
       // Effective hyper-parameters after per_dataset (they replace the configured columns).
       {"n_trees", std::to_string(p_.n_trees)}, {"max_depth", std::to_string(p_.max_depth)},
       {"n_ensembles", std::to_string(p_.n_ensembles)}, {"ensemble_features", std::to_string(p_.ensemble_features)}};
+  if (p_.method == Method::kTrain || p_.method == Method::kPredict || p_.method == Method::kSubsample)
+    c.emplace_back("p", std::to_string(p_.p));  // effective p (per_dataset may set it)
   if (is_prediction_release(p_.method) && released_) {
     // The batch release happened in predict(): its ledger is the one that spent the budget.
     c.emplace_back("epsilon_spent", num(release_.spent()));

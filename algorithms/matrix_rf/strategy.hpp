@@ -53,9 +53,19 @@ struct PIdentityResult {
   bool line_search_failed = false;
 };
 
+// Starting points of the p-Identity optimisation. The authors' OPT (§4.2): one start, Θ i.i.d.
+// Uniform[0,1). Investigation options: Θ i.i.d. Uniform[0, init_scale) (a small scale starts near
+// identity; but Θ = 0 is a KKT point, ∇f(0) = 2·1·diag(G)ᵀ ≥ 0, so such starts return to identity)
+// and the best of `restarts` independent starts.
+struct PIdentityStart {
+  int restarts = 1;
+  double init_scale = 1.0;
+};
+
 // L-BFGS-B from a Uniform[0,1) start drawn from `rng` (§4.2: bounds [0, ∞), m = 10, gtol 1e-5,
-// ftol 1e-4 as LBFGS++ past = 1 / delta = 1e-4, at most 15000 iterations, 20 line-search steps).
-PIdentityResult optimise_pidentity(const GramOperator& g, int p, Rng& rng);
+// ftol 1e-4 as LBFGS++ past = 1 / delta = 1e-4, at most 15000 iterations, 20 line-search steps);
+// with `start`, the best of start.restarts runs from Uniform[0, start.init_scale) starts.
+PIdentityResult optimise_pidentity(const GramOperator& g, int p, Rng& rng, const PIdentityStart& start = {});
 
 enum class Template { kIdentity, kTotal, kPIdentity };
 const char* template_code(Template t);  // "I", "T", "P"
@@ -76,7 +86,8 @@ struct Factor {
 // §4.3 BestTemplate: Identity, then Total (only when G ∝ J, given as `total_loss`, +inf otherwise),
 // then p-Identity; a later template wins only with a strictly smaller loss (relative margin 1e-9,
 // so float ties keep the earlier template).
-Factor best_template(const GramOperator& g, int p, double total_loss, Rng& rng, bool try_pidentity = true);
+Factor best_template(const GramOperator& g, int p, double total_loss, Rng& rng, bool try_pidentity = true,
+                     const PIdentityStart& start = {});
 
 // A union-of-Kronecker workload: rows ⊗_i u_{j,i}, u = 1 (code < 0) or e_code (matrix-rf.md §1.4).
 struct KronWorkload {
@@ -96,7 +107,7 @@ struct KronStrategy {
 
 // §4.4: block-coordinate descent, exactly `sweeps` sweeps, per attribute §4.3 with a fresh
 // p-Identity start on every call.
-KronStrategy optimise_kron(const KronWorkload& w, int p, Rng& rng, int sweeps = 10);
+KronStrategy optimise_kron(const KronWorkload& w, int p, Rng& rng, int sweeps = 10, const PIdentityStart& start = {});
 // The loss of a given Kronecker strategy on w: Σ_j ∏_i u_{j,i}ᵀ (A_iᵀA_i)⁺ u_{j,i}.
 double kron_loss(const KronWorkload& w, const std::vector<Factor>& factors);
 

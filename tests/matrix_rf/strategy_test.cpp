@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "algorithms/matrix_rf/strategy.hpp"
+#include "core/util/error.hpp"
 
 using namespace dpf;
 using namespace dpf::mrf;
@@ -77,6 +78,25 @@ TEST_SUITE("unit") {
     CHECK(best == doctest::Approx(105.8086).epsilon(2e-4));
     Rng rng(1);
     CHECK(optimise_pidentity(gram(prefix(64)), 4, rng).loss < 0.45 * 2080);  // spec: 906.78
+  }
+
+  TEST_CASE("PIdentityStart: restarts keep the best start; a start near identity stays at identity (a KKT point)") {
+    // Default start = one Uniform[0,1) run (bit-identical to the authors' single start); restarts
+    // begin with that same run, so their best can only be lower or equal.
+    Rng a(7), b(7), c(7);
+    const double one = optimise_pidentity(gram(prefix(16)), 1, a).loss;
+    const double same = optimise_pidentity(gram(prefix(16)), 1, b, PIdentityStart{}).loss;
+    CHECK(one == same);
+    const double five = optimise_pidentity(gram(prefix(16)), 1, c, PIdentityStart{5, 1.0}).loss;
+    CHECK(five <= one);
+    CHECK(five == doctest::Approx(105.8086).epsilon(2e-4));
+    // Identity (Θ = 0) is a KKT point of the bound-constrained problem: at Θ = 0 the gradient is
+    // 2·1·diag(G)ᵀ ≥ 0 (§4.1 with H = G, s = 1), pointing out of the feasible set, so a start near 0
+    // returns to identity's loss 136 even where the optimum is 105.81.
+    Rng d(7);
+    CHECK(optimise_pidentity(gram(prefix(16)), 1, d, PIdentityStart{1, 1e-3}).loss == doctest::Approx(136).epsilon(1e-6));
+    Rng e(7);
+    CHECK_THROWS_AS(optimise_pidentity(gram(prefix(4)), 1, e, PIdentityStart{0, 1.0}), Error);
   }
 
   TEST_CASE("p > n: the n × n form stays exact where the Woodbury form cancels (p = 16, n = 2)") {
