@@ -101,6 +101,7 @@ class MrfPolicy : public HonestPolicy {
   std::vector<uint8_t> tmp8_;
   std::vector<int> tmp_labels_;
   bool cached(const HonestView& node, int f) const;
+  static constexpr std::size_t kCodeCacheMinCells = std::size_t{1} << 19;  // rows x categorical features
 };
 
 std::vector<AlgorithmInfo> mrf_algorithms();  // multinomial-rf, multinomial-rf-dp

@@ -350,10 +350,10 @@ std::size_t GiniSplitSearch::one_vs_rest(std::span<const double> column, std::sp
 }
 
 std::size_t GiniSplitSearch::one_vs_rest_codes(const uint8_t* codes, const int* labels, std::size_t n,
-                                               std::vector<SplitGain>& out) {
+                                               std::size_t n_codes, std::vector<SplitGain>& out) {
   out.clear();
   const auto C = static_cast<std::size_t>(n_classes_);
-  per_value_.assign(256 * C, 0.0);
+  per_value_.assign(n_codes * C, 0.0);
   std::fill(total_.begin(), total_.end(), 0.0);
   std::size_t m = 0;  // 1 + the largest code present
   for (std::size_t i = 0; i < n; ++i) {

@@ -112,8 +112,10 @@ class GiniSplitSearch {
                           std::vector<SplitGain>& out, std::size_t n_values = 0);
 
   // As one_vs_rest() (n_values = 0) for codes and labels already laid out contiguously (a node's
-  // segment of per-feature code arrays kept in step with the tree loop): the same output, bit for bit.
-  std::size_t one_vs_rest_codes(const uint8_t* codes, const int* labels, std::size_t n, std::vector<SplitGain>& out);
+  // segment of per-feature code arrays kept in step with the tree loop; codes < n_codes <= 256): the
+  // same output, bit for bit.
+  std::size_t one_vs_rest_codes(const uint8_t* codes, const int* labels, std::size_t n, std::size_t n_codes,
+                                std::vector<SplitGain>& out);
 
   // The given increasing thresholds (data-independent candidates, e.g. a grid over a public domain):
   // one bucketing pass + cumulative counts, O(n log T + T C). Returns the number of rows.
