@@ -147,7 +147,7 @@ std::size_t MrfPolicy::draw(Rng& rng, std::vector<double>& v, double b) {
 bool MrfPolicy::feature_score(const HonestView& node, int f, double& score) {
   if (presorted(node, f)) {
     std::span<const uint32_t> seg(sorted_[static_cast<std::size_t>(f)].data() + node.s_offset, node.s.size());
-    return search_.max_gain_sorted(node.data.column(static_cast<std::size_t>(f)), node.labels, seg, score) >= 2;
+    return search_.max_gain_node(node.data.column(static_cast<std::size_t>(f)), node.labels, seg, score) >= 2;
   }
   auto& g = gains_[static_cast<std::size_t>(f)];
   if (!gains_of(node, f, g)) return false;
@@ -160,6 +160,7 @@ void MrfPolicy::feature_scores(const HonestView& node) {
   if (node.depth == 0) presort(node);
   cand_.clear();
   score_.clear();
+  search_.begin_node(node.labels, node.s);  // class counts once for every presorted feature
   for (int f = 0; f < n_features_; ++f) {
     double best = 0;
     if (!feature_score(node, f, best)) continue;

@@ -200,6 +200,46 @@ std::size_t GiniSplitSearch::max_gain_sorted(std::span<const double> column, std
   return distinct;
 }
 
+void GiniSplitSearch::begin_node(std::span<const int> labels, std::span<const uint32_t> rows) {
+  std::fill(total_.begin(), total_.end(), 0.0);
+  for (uint32_t r : rows) total_[static_cast<std::size_t>(labels[r])] += 1;
+  node_st_ = 0;
+  for (double t : total_) node_st_ += t * t;
+  const double dn = static_cast<double>(rows.size());
+  node_gini_ = rows.empty() ? 0.0 : 1.0 - node_st_ / (dn * dn);
+}
+
+std::size_t GiniSplitSearch::max_gain_node(std::span<const double> column, std::span<const int> labels,
+                                           std::span<const uint32_t> sorted_rows, double& max_gain) {
+  const std::size_t n = sorted_rows.size();
+  max_gain = 0.0;
+  if (n < 2) return n;
+  const double st = node_st_, dn = static_cast<double>(n);
+  std::fill(left_.begin(), left_.end(), 0.0);
+  double* left = left_.data();
+  const double* total = total_.data();
+  double sl = 0, sr = st, best = 0.0, prev = column[sorted_rows[0]];
+  std::size_t distinct = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const uint32_t r = sorted_rows[i];
+    const double x = column[r];
+    if (x > prev) {  // the boundary after row i - 1, with rows [0, i) on the left
+      ++distinct;
+      const double nl = static_cast<double>(i), nr = dn - nl;
+      const double g = (sl / nl + sr / nr - st / dn) / dn;
+      best = std::max(best, g > 0 ? g : 0.0);
+    }
+    const auto c = static_cast<std::size_t>(labels[r]);
+    const double rc = total[c] - left[c];
+    sl += 2 * left[c] + 1;
+    sr -= 2 * rc - 1;
+    left[c] += 1;
+    prev = x;
+  }
+  max_gain = best;
+  return distinct;
+}
+
 bool GiniSplitSearch::best_sorted(std::span<const double> column, std::span<const double> y,
                                   std::span<const uint32_t> sorted_rows, std::size_t min_leaf, int f,
                                   BestSplit& best) {

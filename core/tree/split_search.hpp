@@ -84,6 +84,13 @@ class GiniSplitSearch {
   std::size_t max_gain_sorted(std::span<const double> column, std::span<const int> labels,
                               std::span<const uint32_t> sorted_rows, double& max_gain);
 
+  // The same as max_gain_sorted() in one pass without gathering, for several features of one node:
+  // begin_node() counts the node's classes once, then each call reads column and labels through
+  // sorted_rows (a permutation of the rows given to begin_node).
+  void begin_node(std::span<const int> labels, std::span<const uint32_t> rows);
+  std::size_t max_gain_node(std::span<const double> column, std::span<const int> labels,
+                            std::span<const uint32_t> sorted_rows, double& max_gain);
+
   // The best threshold by the proxy among those leaving >= min_leaf rows on each side (CART with
   // sklearn's rule). y[r] holds the class index of row r (Dataset::y()). Replaces `best` (with
   // feature f) only by a strictly larger proxy. Returns false when the feature is constant on the
@@ -160,6 +167,7 @@ class GiniSplitSearch {
   std::vector<double> left_, total_;
   std::vector<double> per_value_;  // one_vs_rest: value-major class counts
   double node_gini_ = 0.0;
+  double node_st_ = 0.0;  // begin_node(): sum_c n_c^2
 };
 
 }  // namespace dpf
