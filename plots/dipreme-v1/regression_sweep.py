@@ -45,6 +45,6 @@ def draw(result_dir, stem, part_text):
     axes[0].set_title("(a) vs d_max (ε = 10, N_T = 10)", fontsize=9)
     axes[1].set_title("(b) vs N_T (ε = 10, d_max = 5)", fontsize=9)
     axes[2].set_title("(c) vs ε (d_max = 5, N_T = 10)", fontsize=9)
-    axes[2].legend(fontsize=8)
+    axes[0].legend(fontsize=8, loc="lower left")
     fig.suptitle(f"Appliances, K = 10, ρ = 0.5, DiPriMe {part_text}")
     common.save(fig, result_dir, stem)
