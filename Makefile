@@ -17,7 +17,7 @@ PY      := /usr/bin/python3
 DPF     := $(BUILD)/dpforest
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 
-.PHONY: all build deps test reproduce check-published bench datasets list clean
+.PHONY: all build tool deps test reproduce check-published bench datasets list clean
 .SECONDARY:
 
 all: build
@@ -29,36 +29,42 @@ build: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS) --  --no-print-directory -s
 
+# Only the dpforest executable: what the reproduce, check, bench and data targets need (the test
+# binaries are built by `make test` / `make build`).
+tool: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS) --target dpforest --  --no-print-directory -s
+
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 1500
 
-reproduce-figure-%: build
+reproduce-figure-%: tool
 	$(DPF) run configs/$(PAPER)/figure-$*.yaml --threads $(THREADS) --results $(RESULTS)
 	$(PY) plots/$(PAPER)/figure_$*.py $(RESULTS)/$(PAPER)/figure-$*
 
-reproduce-table-%: build
+reproduce-table-%: tool
 	$(DPF) run configs/$(PAPER)/table-$*.yaml --threads $(THREADS) --results $(RESULTS)
 	$(PY) plots/$(PAPER)/table_$*.py $(RESULTS)/$(PAPER)/table-$*
 
-reproduce: build
+reproduce: tool
 	@set -e; for c in configs/$(PAPER)/figure-*.yaml configs/$(PAPER)/table-*.yaml; do \
 	  [ -f "$$c" ] || continue; n=$$(basename $$c .yaml); \
 	  case $$n in figure-*) $(MAKE) --no-print-directory reproduce-$$n PAPER=$(PAPER);; \
 	              table-*) $(MAKE) --no-print-directory reproduce-$$n PAPER=$(PAPER);; esac; done
 
-check-published: build
+check-published: tool
 	@set -e; for f in $(if $(filter command line,$(origin PAPER)),configs/$(PAPER)/published.yaml,configs/*/published.yaml); do \
 	  p=$$(basename $$(dirname $$f)); \
 	  $(DPF) check-published $$f --results $(RESULTS) --out $(RESULTS)/$$p/published-check.md; done
 
-bench: build
+bench: tool
 	@experiments/tools/deps.sh bench
 	$(PY) experiments/tools/bench.py --dpforest $(DPF) --out $(RESULTS)/bench/bench.csv
 
-datasets: build
+datasets: tool
 	$(DPF) datasets fetch
 
-list: build
+list: tool
 	$(DPF) list
 
 clean:
