@@ -11,7 +11,7 @@ import tables  # noqa: E402
 
 result_dir = sys.argv[1] if len(sys.argv) > 1 else "results/dipreme/table-1"
 rows = tables.select(common.load_rows(result_dir))
-order = ["RF", "ERT", "Median", "DP-RF (as coded)", "DP-ERT", "DiPriMe (as coded)", "DiPriMeExp", "DiPriMeFlip",
+order = ["RF", "ERT", "Median", "Median (as coded)", "DP-RF (as coded)", "DP-ERT", "DiPriMe (as coded)", "DiPriMeExp", "DiPriMeFlip",
          "DP-RF", "DiPriMe", "DP-RF (strict)", "DP-ERT (strict)", "DiPriMe (strict)", "DiPriMeExp (strict)",
          "DiPriMeFlip (strict)"]
 cols = ["parkinsons-telemonitoring:total", "appliances-energy", "metro-traffic", "gas-turbine:tey", "flight-delay"]

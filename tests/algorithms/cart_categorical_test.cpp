@@ -38,12 +38,13 @@ TEST_SUITE("unit") {
       for (uint64_t seed : {1, 2, 3, 4, 5}) {
         CAPTURE(algo);
         CAPTURE(seed);
-        auto reuse = dpf::test::fit_registry(algo, {{"n_trees", "1"}, {"bootstrap", "false"}, {"categorical_reuse", "true"}},
-                                             d, rows, seed);
+        // The default is sklearn's behaviour on integer codes.
+        auto reuse = dpf::test::fit_registry(algo, {{"n_trees", "1"}, {"bootstrap", "false"}}, d, rows, seed);
         CHECK(reuse.model->stats().n_leaves == 4);
         CHECK(accuracy(truth, reuse.model->predict(d, rows).label) == 1.0);
-        // The default: the feature leaves the path after its first split, so two leaves only.
-        auto once = dpf::test::fit_registry(algo, {{"n_trees", "1"}, {"bootstrap", "false"}}, d, rows, seed);
+        // categorical_reuse: false: the feature leaves the path after its first split, so two leaves only.
+        auto once = dpf::test::fit_registry(algo, {{"n_trees", "1"}, {"bootstrap", "false"}, {"categorical_reuse", "false"}},
+                                            d, rows, seed);
         CHECK(once.model->stats().n_leaves == 2);
         CHECK(accuracy(truth, once.model->predict(d, rows).label) == 0.5);
       }
