@@ -120,9 +120,9 @@ std::string fetch_file(const DatasetEntry& entry, const DatasetFile& file, const
 }
 
 std::vector<VerifyReport> verify_datasets(const std::vector<std::string>& ids, const DataOptions& options) {
-  std::vector<std::string> todo = ids.empty() ? dataset_ids() : ids;
+  std::vector<std::string> wanted = ids.empty() ? dataset_ids() : ids;
   std::vector<VerifyReport> out;
-  for (const auto& id : todo) {
+  for (const auto& id : wanted) {
     VerifyReport rep;
     rep.id = id;
     try {
