@@ -1,56 +1,12 @@
-"""dipreme Figure 2: accuracy on Banknote vs epsilon (d_max = 5, N_T = 10, rho = 0.5).
-
-Panel (a) has the paper's series: RF, ERT, Median (non-private, flat), DiPriMe, DiPriMeExp,
-DiPriMeFlip, DP-ERT scored as the paper did (1 - mean|y - p|, quirk l1_error), DP-RF and DP-DF as
-the authors ran it (epsilon/2, root noisy majority).
-Panel (b) shows fidelity: DiPriMe with the authors' split budget (the published numbers), DP-ERT
-scored by 0/1 accuracy, the correct DP-DF, and the strict (repaired, epsilon-DP) variants.
+"""dipreme Figure 2: accuracy on Banknote vs epsilon (d_max = 5, N_T = 10, rho = 0.5); series and
+panels as described in banknote_sweep.py.
 Usage: figure_2.py RESULT_DIR   (reads RESULT_DIR/results.csv, writes figure-2.pdf/.png there)
 """
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import common  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import banknote_sweep  # noqa: E402
 
-result_dir = sys.argv[1] if len(sys.argv) > 1 else "results/dipreme/figure-2"
-rows = common.load_rows(result_dir)
-data = common.series(rows, "accuracy", "epsilon")
-eps = sorted({p[0] for pts in data.values() for p in pts if p[0] is not None})
-
-paper = ["RF", "ERT", "Median", "DiPriMe", "DiPriMeExp", "DiPriMeFlip", "DP-ERT", "DP-RF", "DP-DF (as run)"]
-fidelity = ["DiPriMe", "DiPriMe (as coded)", "DiPriMe (strict)", "DiPriMeExp (strict)", "DiPriMeFlip (strict)",
-            "DP-ERT", "DP-ERT (0/1 error)", "DP-DF", "DP-DF (strict)"]
-styles = {
-    "RF": {"color": "black", "linestyle": "--"},
-    "ERT": {"color": "grey", "linestyle": "--"},
-    "Median": {"color": "tab:brown", "linestyle": ":"},
-    "DiPriMe": {"color": "tab:blue", "marker": "o"},
-    "DiPriMeExp": {"color": "tab:orange", "marker": "s"},
-    "DiPriMeFlip": {"color": "tab:green", "marker": "^"},
-    "DP-ERT": {"color": "tab:red", "marker": "v"},
-    "DiPriMe (as coded)": {"color": "tab:cyan", "marker": "o", "linestyle": "--"},
-    "DiPriMe (strict)": {"color": "tab:blue", "marker": "x", "linestyle": ":"},
-    "DiPriMeExp (strict)": {"color": "tab:orange", "marker": "x", "linestyle": ":"},
-    "DiPriMeFlip (strict)": {"color": "tab:green", "marker": "x", "linestyle": ":"},
-    "DP-ERT (0/1 error)": {"color": "tab:red", "marker": "x", "linestyle": ":"},
-    "DP-RF": {"color": "tab:purple", "marker": "D"},
-    "DP-DF (as run)": {"color": "tab:pink", "marker": "P"},
-    "DP-DF": {"color": "tab:pink", "marker": "P", "linestyle": "--"},
-    "DP-DF (strict)": {"color": "tab:pink", "marker": "x", "linestyle": ":"},
-}
-
-fig, axes = common.plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
-common.plot_vs_x(axes[0], data, paper, styles, eps)
-axes[0].set_title("(a) as in the paper (DP-ERT: 1 - L1 error)")
-common.plot_vs_x(axes[1], data, fidelity, styles, eps)
-axes[1].set_title("(b) authors' code and strict (epsilon-DP) variants")
-for ax in axes:
-    ax.set_xscale("log")
-    ax.set_xlabel("epsilon")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-axes[0].set_ylabel("accuracy (mean ± std over 10 random 90/10 splits)")
-n = len({r["repetition"] for r in rows})
-fig.suptitle(f"Banknote, d_max = 5, N_T = 10, rho = 0.5, K = 4 ({n} repetitions)")
-common.save(fig, result_dir, "figure-2")
+banknote_sweep.draw(sys.argv[1] if len(sys.argv) > 1 else "results/dipreme/figure-2", "figure-2",
+                    "Banknote, d_max = 5, N_T = 10, rho = 0.5, K = 4")
