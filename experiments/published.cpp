@@ -11,15 +11,14 @@
 
 #include "core/eval/stats.hpp"
 #include "core/util/error.hpp"
+#include "experiments/claims.hpp"
 #include "experiments/results.hpp"
 
 namespace dpf {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-using Selector = std::vector<std::pair<std::string, std::string>>;
+namespace published_detail {
 
 bool same_value(const std::string& a, const std::string& b) {
   if (a == b) return true;
@@ -43,26 +42,23 @@ double metric_of(const ResultRow& r, const std::string& metric) {
   return complement ? 1.0 - x : x;
 }
 
-struct Measured {
-  bool any = false;
-  Summary s;
-};
+bool selected(const ResultRow& r, const Selector& sel) {
+  for (const auto& [k, v] : sel)
+    if (!same_value(r.get(k), v)) return false;
+  return true;
+}
 
-Measured measure(const std::vector<ResultRow>& rows, const Selector& sel, const std::string& metric) {
-  std::vector<double> vals;
-  for (const auto& r : rows) {
-    bool ok = true;
-    for (const auto& [k, v] : sel) ok = ok && same_value(r.get(k), v);
-    if (!ok) continue;
-    double x = metric_of(r, metric);
-    if (!std::isnan(x)) vals.push_back(x);
+std::string Tables::csv(const std::string& experiment) const {
+  return (fs::path(root_) / paper_ / experiment / "results.csv").string();
+}
+
+const std::vector<ResultRow>& Tables::rows(const std::string& experiment) {
+  auto it = cache_.find(experiment);
+  if (it == cache_.end()) {
+    const std::string f = csv(experiment);
+    it = cache_.emplace(experiment, fs::exists(f) ? read_rows(f) : std::vector<ResultRow>{}).first;
   }
-  Measured m;
-  if (!vals.empty()) {
-    m.any = true;
-    m.s = summarize(vals);
-  }
-  return m;
+  return it->second;
 }
 
 std::string fmt(double v) {
@@ -71,11 +67,6 @@ std::string fmt(double v) {
   if (a != 0 && (a < 1e-3 || a >= 1e5)) std::snprintf(buf, sizeof buf, "%.3g", v);
   else std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
-}
-
-std::string show(const Measured& m) {
-  if (!m.any) return "—";
-  return fmt(m.s.mean) + " ± " + (m.s.n > 1 ? fmt(m.s.std) : std::string("—")) + " (n=" + std::to_string(m.s.n) + ")";
 }
 
 Selector selector(const YAML::Node& n, const std::string& where, const std::string& path) {
@@ -92,6 +83,37 @@ std::string cell_text(std::string s) {
   return s;
 }
 
+}  // namespace published_detail
+
+namespace {
+
+using namespace published_detail;
+
+struct Measured {
+  bool any = false;
+  Summary s;
+};
+
+Measured measure(const std::vector<ResultRow>& rows, const Selector& sel, const std::string& metric) {
+  std::vector<double> vals;
+  for (const auto& r : rows) {
+    if (!selected(r, sel)) continue;
+    double x = metric_of(r, metric);
+    if (!std::isnan(x)) vals.push_back(x);
+  }
+  Measured m;
+  if (!vals.empty()) {
+    m.any = true;
+    m.s = summarize(vals);
+  }
+  return m;
+}
+
+std::string show(const Measured& m) {
+  if (!m.any) return "—";
+  return fmt(m.s.mean) + " ± " + (m.s.n > 1 ? fmt(m.s.std) : std::string("—")) + " (n=" + std::to_string(m.s.n) + ")";
+}
+
 }  // namespace
 
 PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& opt) {
@@ -101,18 +123,24 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
   } catch (const YAML::Exception& e) {
     fail(path, ": cannot read: ", e.what());
   }
-  if (!root.IsMap() || !root["paper"] || !root["numbers"] || !root["numbers"].IsSequence())
-    fail(path, ": expected keys 'paper' and 'numbers' (a list)");
+  if (!root.IsMap() || !root["paper"] || (!root["numbers"] && !root["claims"]))
+    fail(path, ": expected keys 'paper' and 'numbers' (a list) and/or 'claims' (a list)");
+  for (const auto& kv : root)
+    if (kv.first.as<std::string>() != "paper" && kv.first.as<std::string>() != "numbers" &&
+        kv.first.as<std::string>() != "claims")
+      fail(path, ": ", kv.first.as<std::string>(), ": unknown key (expected paper, numbers, claims)");
+  for (const char* k : {"numbers", "claims"})
+    if (root[k] && !root[k].IsSequence()) fail(path, ": ", k, ": expected a list");
   const std::string paper = root["paper"].as<std::string>();
   const std::set<std::string> allowed = {"id", "source", "experiment", "metric", "value", "spread", "tolerance",
                                          "paper_method", "with_quirks", "strict", "compare", "explanation"};
-  std::map<std::string, std::vector<ResultRow>> tables;
+  Tables tables(opt.results_root, paper);
   PublishedCheckReport rep;
   std::string& out = rep.text;
   out += "# Published numbers: " + paper + "\n\n";
   out += "| id | source | published | ours (paper method) | ours (reference quirks) | ours (strict) | status | explanation |\n";
   out += "|---|---|---|---|---|---|---|---|\n";
-  const YAML::Node nums = root["numbers"];
+  const YAML::Node nums = root["numbers"] ? root["numbers"] : YAML::Node(YAML::NodeType::Sequence);
   for (std::size_t i = 0; i < nums.size(); ++i) {
     const YAML::Node n = nums[i];
     std::string where = "numbers[" + std::to_string(i) + "]";
@@ -137,11 +165,7 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
     const std::string source = n["source"] ? n["source"].as<std::string>() : "";
     const std::string why = n["explanation"] ? n["explanation"].as<std::string>() : "";
 
-    if (!tables.count(exp)) {
-      std::string csv = (fs::path(opt.results_root) / paper / exp / "results.csv").string();
-      tables[exp] = fs::exists(csv) ? read_rows(csv) : std::vector<ResultRow>{};
-    }
-    const auto& rows = tables[exp];
+    const auto& rows = tables.rows(exp);
     Measured paper_m = measure(rows, selector(n["paper_method"], where + ".paper_method", path), metric);
     Measured quirk_m = measure(rows, selector(n["with_quirks"], where + ".with_quirks", path), metric);
     Measured strict_m = measure(rows, selector(n["strict"], where + ".strict", path), metric);
@@ -170,6 +194,14 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
   }
   out += "\n" + std::to_string(rep.numbers) + " numbers: " + std::to_string(rep.within) + " within tolerance, " +
          std::to_string(rep.outside) + " outside, " + std::to_string(rep.no_data) + " without results.\n";
+  if (root["claims"]) {
+    ClaimsReport c = check_claims(root["claims"], path, tables);
+    rep.claims = c.claims;
+    rep.claims_hold = c.hold;
+    rep.claims_fail = c.fail;
+    rep.claims_no_data = c.no_data;
+    out += "\n" + c.text;
+  }
   if (!opt.markdown_out.empty()) write_text_atomic(opt.markdown_out, out);
   return rep;
 }

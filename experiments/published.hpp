@@ -1,7 +1,8 @@
 // Published-number checks (design.md §2 "merge / check"): configs/<paper>/published.yaml lists every
 // number a paper prints (value, spread if given, where it is printed, a tolerance), which results
 // rows measure it (the paper's method; optionally the run with the authors' reference quirks and the
-// strict variant) and the explanation of any known gap. check_published prints published vs ours.
+// strict variant) and the explanation of any known gap. check_published prints published vs ours,
+// then the paper's claims that compare series (the `claims:` section, experiments/claims.hpp).
 #pragma once
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ struct PublishedCheckOptions {
 
 struct PublishedCheckReport {
   std::size_t numbers = 0, within = 0, outside = 0, no_data = 0;
+  std::size_t claims = 0, claims_hold = 0, claims_fail = 0, claims_no_data = 0;  // the `claims:` section
   std::string text;  // the Markdown report
 };
 
