@@ -23,6 +23,9 @@ struct Entry {
   const YAML::Node& n;
   std::string path, where;
 
+  // An optional key: absent or null (`by: null`) counts as not given.
+  bool given(const char* key) const { return n[key] && !n[key].IsNull(); }
+
   [[noreturn]] void bad(const std::string& key, const std::string& what) const {
     fail(path, ": ", where, key.empty() ? "" : ".", key, ": ", what);
   }
@@ -154,8 +157,8 @@ Outcome paired(const Entry& e, Tables& tables, const std::vector<std::string>& d
   for (const char* k : {"a", "b"})
     if (!e.n[k]) e.bad("", std::string("missing '") + k + "' (a series selector: label and parameters)");
   const Selector sa = selector(e.n["a"], e.where + ".a", e.path), sb = selector(e.n["b"], e.where + ".b", e.path);
-  const std::vector<std::string> match = e.n["match"] ? e.texts("match", e.n["match"]) : std::vector<std::string>{};
-  const std::string by = e.n["by"] ? e.text("by", e.n["by"]) : "";
+  const std::vector<std::string> match = e.given("match") ? e.texts("match", e.n["match"]) : std::vector<std::string>{};
+  const std::string by = e.given("by") ? e.text("by", e.n["by"]) : "";
   const YAML::Node ex = e.n["expect"];
   for (const auto& kv : ex)
     if (!kPairedRules.count(kv.first.as<std::string>())) e.bad("expect." + kv.first.as<std::string>(), "unknown rule for a paired claim");
@@ -301,7 +304,7 @@ Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& d
   if (!e.n["over"]) e.bad("", "missing 'over' (the column whose best value is sought)");
   const Selector sel = selector(e.n["series"], e.where + ".series", e.path);
   const std::string over = e.text("over", e.n["over"]);
-  const std::vector<std::string> values = e.n["values"] ? e.texts("values", e.n["values"]) : std::vector<std::string>{};
+  const std::vector<std::string> values = e.given("values") ? e.texts("values", e.n["values"]) : std::vector<std::string>{};
   const YAML::Node ex = e.n["expect"];
   for (const auto& kv : ex)
     if (kv.first.as<std::string>() != "argmax_in") e.bad("expect." + kv.first.as<std::string>(), "unknown rule for an argmax claim");
@@ -386,9 +389,9 @@ ClaimsReport check_claims(const YAML::Node& claims, const std::string& path, Tab
     const std::string id = e.text("id", n["id"]);
     if (!ids.insert(id).second) e.bad("id", "duplicate id '" + id + "'");
     const std::string type = e.text("type", n["type"]);
-    const std::vector<std::string> datasets = n["datasets"] ? e.texts("datasets", n["datasets"]) : std::vector<std::string>{};
+    const std::vector<std::string> datasets = e.given("datasets") ? e.texts("datasets", n["datasets"]) : std::vector<std::string>{};
     std::size_t min_folds = 1;
-    if (n["min_folds"]) {
+    if (e.given("min_folds")) {
       const double m = e.number("min_folds", n["min_folds"]);
       if (m < 1 || m != std::floor(m)) e.bad("min_folds", "expected a positive integer");
       min_folds = static_cast<std::size_t>(m);
@@ -412,9 +415,9 @@ ClaimsReport check_claims(const YAML::Node& claims, const std::string& path, Tab
       ++rep.hold;
       status = "holds: " + rules;
     }
-    out += "| " + cell_text(id) + " | " + cell_text(n["source"] ? e.text("source", n["source"]) : "") + " | " +
+    out += "| " + cell_text(id) + " | " + cell_text(e.given("source") ? e.text("source", n["source"]) : "") + " | " +
            cell_text(e.text("statement", n["statement"])) + " | " + cell_text(o.measured.empty() ? "—" : o.measured) +
-           " | " + cell_text(status) + " | " + cell_text(n["explanation"] ? e.text("explanation", n["explanation"]) : "") +
+           " | " + cell_text(status) + " | " + cell_text(e.given("explanation") ? e.text("explanation", n["explanation"]) : "") +
            " |\n";
   }
   out += "\n" + std::to_string(rep.claims) + " claims: " + std::to_string(rep.hold) + " hold, " + std::to_string(rep.fail) +

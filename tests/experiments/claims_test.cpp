@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -167,6 +169,24 @@ TEST_SUITE("unit") {
     CHECK(contains(row_of(rep.text, "p"), std::string("p ") + buf));
   }
 
+  TEST_CASE("claims: one tally over several (experiment, metric) sources") {
+    TempDir dir;
+    write_results(dir.path() / "results");
+    const std::string body = "  type: paired\n  experiment: [cmp, cmp]\n  metric: [accuracy, 1-accuracy]\n"
+                             "  a: {label: A}\n  b: {label: B}\n  datasets: [d1, d2, d3]\n";
+    const PublishedCheckReport rep = check(dir, claim("both", body, "{wins: 2, ties: 2, losses: 2}") +
+                                                    claim("wrong", body, "{wins: 4}"));
+    CAPTURE(rep.text);
+    CHECK(contains(row_of(rep.text, "both"), "| holds: "));
+    CHECK(contains(row_of(rep.text, "both"), "d1 1-accuracy -0.104"));
+    CHECK(contains(row_of(rep.text, "wrong"), "**does not hold**"));
+    const std::string m = error_of([&] {
+      check(dir, claim("x", "  type: paired\n  experiment: [cmp, cmp, cmp]\n  metric: [accuracy, f1]\n  a: {label: A}\n"
+                            "  b: {label: B}\n", "{wins: 1}"));
+    });
+    CHECK(contains(m, "claims[0].metric: experiment and metric lists must have the same length"));
+  }
+
   TEST_CASE("claims: malformed entries name the file and the key") {
     TempDir dir;
     write_results(dir.path() / "results");
@@ -215,5 +235,25 @@ TEST_SUITE("unit") {
       with_claims += rep.claims > 0;
     }
     CHECK(with_claims >= 1);
+  }
+
+  TEST_CASE("claims: README's claims example parses") {
+    std::ifstream in(fs::path(project_root()) / "README.md");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string readme = ss.str();
+    const auto at = readme.find("```yaml\nclaims:\n");
+    REQUIRE(at != std::string::npos);
+    const auto begin = at + 8, end = readme.find("```", begin);
+    REQUIRE(end != std::string::npos);
+    TempDir dir;
+    const fs::path pub = dir.path() / "published.yaml";
+    dpf::test::write_file(pub, "paper: tp\n" + readme.substr(begin, end - begin));
+    PublishedCheckOptions o;
+    o.results_root = dir.str();
+    PublishedCheckReport rep;
+    CHECK_NOTHROW(rep = check_published(pub.string(), o));
+    CHECK(rep.claims == 2);
+    CHECK(rep.claims_no_data == 2);
   }
 }
