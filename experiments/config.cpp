@@ -8,6 +8,7 @@
 
 #include "algorithms/registry.hpp"
 #include "core/util/error.hpp"
+#include "experiments/formula.hpp"
 
 namespace dpf {
 
@@ -112,10 +113,37 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
   }
   if (!root || !root.IsMap()) fail(path, ": expected a YAML mapping at the top level");
   allow_keys(c, root, "", {"paper", "experiment", "title", "kind", "seed", "protocol", "datasets", "defaults",
-                           "algorithms", "record"});
+                           "algorithms", "record", "formula"});
   ExperimentSpec s;
   s.path = path;
-  for (const char* k : {"paper", "experiment", "algorithms", "datasets"})
+  for (const char* k : {"paper", "experiment"})
+    if (!root[k]) c.error(k, "required key is missing");
+  if (const auto f = root["formula"]) {
+    // A closed-form table: no data, no algorithms (experiments/formula.hpp).
+    allow_keys(c, f, "formula", {"name", "grid"});
+    for (const char* k : {"datasets", "algorithms", "protocol", "defaults", "record"})
+      if (root[k]) c.error(k, "a formula table has no " + std::string(k));
+    if (!f["name"]) c.error("formula.name", "required key is missing");
+    s.formula = scalar(c, f["name"], "formula.name");
+    try {
+      find_formula(s.formula);
+    } catch (const Error& e) {
+      c.error("formula.name", e.what());
+    }
+    const YAML::Node g = f["grid"];
+    if (!g || !g.IsMap()) c.error("formula.grid", "expected a mapping of argument: value or list");
+    for (const auto& kv : g) {
+      std::string k = kv.first.as<std::string>();
+      s.formula_grid[k] = scalar_or_list(c, kv.second, "formula.grid." + k);
+    }
+    s.paper = scalar(c, root["paper"], "paper");
+    s.experiment = scalar(c, root["experiment"], "experiment");
+    if (root["title"]) s.title = scalar(c, root["title"], "title");
+    s.kind = root["kind"] ? scalar(c, root["kind"], "kind") : "table";
+    evaluate_formula(s.paper, s.experiment, s.formula, s.formula_grid, path);  // validates every grid value
+    return s;
+  }
+  for (const char* k : {"algorithms", "datasets"})
     if (!root[k]) c.error(k, "required key is missing");
   s.paper = scalar(c, root["paper"], "paper");
   s.experiment = scalar(c, root["experiment"], "experiment");

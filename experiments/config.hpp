@@ -56,6 +56,10 @@ struct ExperimentSpec {
   // balance figures (dipreme.md §8): "leaf_occupancy" (leaf count / n_train, every leaf of every
   // tree) and "left_fraction" (share of a binary node's rows sent to child 0).
   std::vector<std::string> record;
+  // A closed-form table (experiments/formula.hpp) instead of datasets x algorithms: the formula's
+  // name and its grid (each argument a value or a list). Empty: an ordinary experiment.
+  std::string formula;
+  std::map<std::string, std::vector<std::string>> formula_grid;
 };
 
 // Parses and validates; throws dpf::Error naming the file and key.
