@@ -357,6 +357,7 @@ Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& d
   if (!missing.empty()) {
     o.missing = std::to_string(missing.size()) + " datasets short of data: ";
     for (std::size_t i = 0; i < missing.size() && i < 6; ++i) o.missing += (i ? "; " : "") + missing[i];
+    if (missing.size() > 6) o.missing += "; ...";
   }
   if (n_groups == 0) return o;
   o.measured = "best " + over + " (mean " + src[0].metric + "): " + o.measured;
@@ -396,10 +397,12 @@ ClaimsReport check_claims(const YAML::Node& claims, const std::string& path, Tab
       if (m < 1 || m != std::floor(m)) e.bad("min_folds", "expected a positive integer");
       min_folds = static_cast<std::size_t>(m);
     }
-    Outcome o;
-    if (type == "paired") o = paired(e, tables, datasets, min_folds);
-    else if (type == "argmax") o = argmax(e, tables, datasets, min_folds);
-    else e.bad("type", "expected paired or argmax");
+    if (type != "paired" && type != "argmax") e.bad("type", "expected paired or argmax");
+    const bool is_paired = type == "paired";
+    const std::set<std::string> paired_keys = {"a", "b", "match", "by"};
+    for (const char* k : {"a", "b", "match", "by", "series", "over", "values"})
+      if (n[k] && paired_keys.count(k) != is_paired) e.bad(k, "not a key of a " + type + " claim");
+    const Outcome o = is_paired ? paired(e, tables, datasets, min_folds) : argmax(e, tables, datasets, min_folds);
 
     ++rep.claims;
     std::string status, rules;

@@ -208,6 +208,8 @@ TEST_SUITE("unit") {
     CHECK(contains(m, "claims[0]: missing 'b'"));
     m = err(claim("x", "  type: ranking\n  experiment: cmp\n  metric: accuracy\n", "{wins: 1}"));
     CHECK(contains(m, "claims[0].type: expected paired or argmax"));
+    m = err(claim("x", kPaired + "  over: n_trees\n", "{wins: 1}"));
+    CHECK(contains(m, "claims[0].over: not a key of a paired claim"));
     m = err(claim("x", kPaired, "{trend: decreasing}"));
     CHECK(contains(m, "claims[0].expect.trend: needs 'by'"));
     // Series P has three rows per (dataset, repetition, fold), one per epsilon: pairing needs 'by' or 'match'.
