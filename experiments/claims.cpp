@@ -344,9 +344,9 @@ Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& d
         const double m = summarize(*xs).mean;
         if (m > best_mean) best_mean = m, best = g;
       }
-      if (grid.empty()) gaps = "no rows";
-      if (!gaps.empty()) {
-        missing.push_back(label + " (" + over + " " + gaps + " folds in " + s.experiment + ")");
+      if (per.empty()) gaps.clear();
+      if (per.empty() || !gaps.empty()) {
+        missing.push_back(label + " (" + (per.empty() ? std::string("no rows") : over + " " + gaps + " folds") + " in " + s.experiment + ")");
         continue;
       }
       ++n_groups;
