@@ -70,7 +70,9 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
       {"round_up", ParamType::kBool, "false", 0, 1, false, {}, "ceil instead of floor for the depth (not stated, §7.2)"},
       {"version", ParamType::kString, "coded", 0, 0, false, {"coded", "original"},
        "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, majority vote (the "
-       "authors' JAG code); original: noise on every leaf's counts, summed over trees (reconstructed, [R])"},
+       "authors' JAG code); original: noise on every leaf's counts, summed over trees (reconstructed, [R]). AUC score "
+       "(smooth-rdf.md §5.2, §7.8, open in the paper): coded = fraction of trees voting for the class; original = "
+       "the summed noisy counts, clamped at 0 and normalised"},
       {"domains", ParamType::kString, "training", 0, 0, false, {"training", "public"},
        "feature domains from the training rows (authors' code) or the registry"},
   };

@@ -9,6 +9,10 @@
 //            empty leaves uniform; majority vote;
 //   original (reconstructed from memory of JPW, [R] in the spec): Lap(tau/eps) on every class count
 //            of every leaf, empty ones included; predict the largest noisy count summed over trees.
+// AUC score (Predictions::value; smooth-rdf.md §5.2, §7.8 leave it open): coded = the fraction of trees
+// voting for the class, original = the summed noisy counts clamped at 0 and normalised. A per-tree
+// noisy leaf frequency (Fan et al.'s RDT average) scores higher; the measured gaps are recorded in
+// configs/smooth-rdf/published.yaml (fig12-auc-jpw-*).
 #pragma once
 #include <vector>
 
