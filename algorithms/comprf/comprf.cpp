@@ -14,25 +14,35 @@ namespace {
 // first pivot p than to q iff |x-p|^2 <= |x-q|^2 iff x.(q-p) <= (|q|^2 - |p|^2)/2, one dot product
 // instead of two distances. Ties still go to the first pivot [H]; on integer-coded data (Car,
 // Connect-4) both sides are exact, elsewhere rounding may move points at distance ties.
+// q - p is stored sparse (the features where the pivots differ, in feature order): on categorical
+// codes most features agree (Connect-4: about a third differ), and skipping the exact zero terms
+// leaves every dot product bit-identical to the dense sum (adding x * 0 = +-0 never changes it).
 struct CompNode {
   int32_t left = -1;      // children left, left + 1 (-1: leaf)
-  int32_t w = -1;         // offset of q - p in the tree's W
+  int32_t w = -1;         // offset of q - p's nonzero entries in the tree's W / F
+  int32_t nnz = 0;        // how many
   double b = 0;           // (|q|^2 - |p|^2) / 2
   double label_sum = 0;   // leaf: sum of the -1/+1 labels of its training points
   double count = 0;       // leaf: number of training points
 };
 
+// x . w over w's nonzero entries (values v, features f), in feature order.
+inline double sparse_dot(const double* x, const double* v, const uint32_t* f, int32_t nnz) {
+  double dot = 0;
+  for (int32_t k = 0; k < nnz; ++k) dot += x[f[k]] * v[k];
+  return dot;
+}
+
 struct CompTree {
   std::size_t D = 0;
   std::vector<CompNode> nodes;
-  std::vector<double> W;  // the internal nodes' q - p, D each, contiguous
+  std::vector<double> W;    // the internal nodes' nonzero q - p values, contiguous
+  std::vector<uint32_t> F;  // their features
   const CompNode& leaf_of(const double* x) const {
     int32_t n = 0;
     while (nodes[static_cast<std::size_t>(n)].left >= 0) {
       const CompNode& nd = nodes[static_cast<std::size_t>(n)];
-      const double* w = W.data() + nd.w;
-      double dot = 0;
-      for (std::size_t f = 0; f < D; ++f) dot += x[f] * w[f];
+      const double dot = sparse_dot(x, W.data() + nd.w, F.data() + nd.w, nd.nnz);
       n = nd.left + (dot <= nd.b ? 0 : 1);
     }
     return nodes[static_cast<std::size_t>(n)];
@@ -102,7 +112,8 @@ CompTree grow(const RowMajor& X, std::vector<uint32_t> rows, const std::vector<d
   std::vector<Pending> stack;
   stack.push_back({0, 0, rows.size(), std::move(root)});
   std::vector<uint32_t> right;
-  std::vector<double> w(D);
+  std::vector<double> w;     // q - p: nonzero values
+  std::vector<uint32_t> wf;  // and their features
   while (!stack.empty()) {
     Pending pd = std::move(stack.back());
     stack.pop_back();
@@ -132,20 +143,25 @@ CompTree grow(const RowMajor& X, std::vector<uint32_t> rows, const std::vector<d
       const double* pp = X.row(pa);
       const double* qq = X.row(pb);
       double np = 0, nq = 0;
+      w.clear();
+      wf.clear();
       for (std::size_t f = 0; f < D; ++f) {
-        w[f] = qq[f] - pp[f];
+        const double d = qq[f] - pp[f];
+        if (d != 0) {
+          w.push_back(d);
+          wf.push_back(static_cast<uint32_t>(f));
+        }
         np += pp[f] * pp[f];
         nq += qq[f] * qq[f];
       }
+      const auto nnz = static_cast<int32_t>(w.size());
       b = 0.5 * (nq - np);
       if (moments) ml = Moments(D), mr = Moments(D);
       right.clear();
       std::size_t nl = 0;
       for (uint32_t i : r) {
         const double* x = X.row(i);
-        double dot = 0;
-        for (std::size_t f = 0; f < D; ++f) dot += x[f] * w[f];
-        if (dot <= b) {
+        if (sparse_dot(x, w.data(), wf.data(), nnz) <= b) {
           r[nl++] = i;  // nl never passes the read position: stable in place
           if (moments) ml.add(x);
         } else {
@@ -163,8 +179,10 @@ CompTree grow(const RowMajor& X, std::vector<uint32_t> rows, const std::vector<d
     CompNode& nd = t.nodes[static_cast<std::size_t>(pd.node)];
     nd.left = first;
     nd.w = static_cast<int32_t>(t.W.size());
+    nd.nnz = static_cast<int32_t>(w.size());
     nd.b = b;
     t.W.insert(t.W.end(), w.begin(), w.end());
+    t.F.insert(t.F.end(), wf.begin(), wf.end());
     stack.push_back({first, pd.a, pd.a + split_at, std::move(ml)});
     stack.push_back({first + 1, pd.a + split_at, pd.b, std::move(mr)});
   }
