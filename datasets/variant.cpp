@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -201,12 +202,26 @@ Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vec
     fail(name, ": classification target '", spec.target, "' has no class list in the registry");
   }
 
+  auto is_marker = [&](const std::string& cell) {
+    return std::find(spec.missing_markers.begin(), spec.missing_markers.end(), cell) != spec.missing_markers.end();
+  };
   auto is_missing = [&](const std::string& cell, const std::string& column) {
     if (spec.missing_markers.empty()) return false;
-    if (std::find(spec.missing_markers.begin(), spec.missing_markers.end(), cell) == spec.missing_markers.end())
-      return false;
+    if (!is_marker(cell)) return false;
     return std::find(spec.missing_as_category.begin(), spec.missing_as_category.end(), column) ==
            spec.missing_as_category.end();
+  };
+  // impute-train-median: a marker in a numeric feature is kept as NaN (imputed per training fold).
+  const bool impute = spec.missing_rule == "impute-train-median";
+  if (impute) schema.missing_numeric = "train-median";
+  std::vector<char> imputable(src.size(), 0);
+  for (std::size_t f = 0; f < src.size(); ++f)
+    imputable[f] = impute && schema.features[f].kind == FeatureKind::kNumeric;
+  auto drops_row = [&](const std::vector<std::string>& row) {
+    if (is_missing(row[target_col], spec.target)) return true;
+    for (std::size_t f = 0; f < src.size(); ++f)
+      if (!imputable[f] && is_missing(row[src[f]], feature_names[f])) return true;
+    return false;
   };
   auto map_class = [&](const std::string& raw) -> const std::string& {
     auto m = spec.class_map.find(raw);
@@ -221,10 +236,9 @@ Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vec
     std::set<std::string> classes;
     for (const RawTable& t : tables)
       for (const auto& row : t.rows) {
-        bool miss = is_missing(row[target_col], spec.target);
-        for (std::size_t f = 0; f < src.size() && !miss; ++f) miss = is_missing(row[src[f]], feature_names[f]);
-        if (miss) continue;
-        for (std::size_t f = 0; f < src.size(); ++f) seen[f].insert(row[src[f]]);
+        if (drops_row(row)) continue;
+        for (std::size_t f = 0; f < src.size(); ++f)
+          if (!(imputable[f] && is_marker(row[src[f]]))) seen[f].insert(row[src[f]]);
         classes.insert(map_class(row[target_col]));
       }
     for (std::size_t f = 0; f < src.size(); ++f)
@@ -254,13 +268,13 @@ Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vec
     };
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
       const auto& row = t.rows[r];
-      bool miss = is_missing(row[target_col], spec.target);
-      for (std::size_t f = 0; f < src.size() && !miss; ++f) miss = is_missing(row[src[f]], feature_names[f]);
-      if (miss) continue;
+      if (drops_row(row)) continue;
       for (std::size_t f = 0; f < src.size(); ++f) {
         const std::string& cell = row[src[f]];
         const Feature& feat = schema.features[f];
-        if (feat.kind == FeatureKind::kNumeric) {
+        if (imputable[f] && is_marker(cell)) {
+          x[f] = std::numeric_limits<double>::quiet_NaN();
+        } else if (feat.kind == FeatureKind::kNumeric) {
           if (!parse_number(cell, x[f])) fail(where(r, feat.name), ": '", cell, "' is not a number");
           if (infer_num) {
             seen_range[f].first = std::min(seen_range[f].first, x[f]);

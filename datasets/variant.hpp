@@ -50,7 +50,11 @@ struct VariantSpec {
 
   std::vector<std::string> missing_markers;  // cells equal to one of these are missing
   std::vector<std::string> missing_as_category;  // columns where a marker is an ordinary category
-  std::string missing_rule = "drop-rows";        // the only rule for other columns
+  // Rule for a marker in any other column: "drop-rows" (the row is dropped) or
+  // "impute-train-median" (in a numeric feature the cell becomes NaN, imputed per task with the
+  // median of the training rows, schema.missing_numeric = "train-median"; in a categorical feature
+  // or the target the row is still dropped).
+  std::string missing_rule = "drop-rows";
   bool drop_ragged = false;  // rows with the wrong number of fields are dropped (else an error)
   bool public_from_data = false;  // `public: from-data`: domains/categories computed from the file
 };

@@ -145,9 +145,9 @@ VariantSpec parse_variant(const YAML::Node& node, const std::string& where) {
     check_keys(m, {"markers", "rule", "as_category"}, at + " missing");
     s.missing_markers = str_list(m["markers"]);
     if (m["rule"]) s.missing_rule = m["rule"].as<std::string>();
-    if (s.missing_rule != "drop-rows")
-      fail(at, " missing.rule: '", s.missing_rule, "' (expected drop-rows; use as_category for columns ",
-           "where the marker is a category)");
+    if (s.missing_rule != "drop-rows" && s.missing_rule != "impute-train-median")
+      fail(at, " missing.rule: '", s.missing_rule, "' (expected drop-rows or impute-train-median; use ",
+           "as_category for columns where the marker is a category)");
     s.missing_as_category = str_list(m["as_category"]);
   }
   return s;

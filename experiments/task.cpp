@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "algorithms/registry.hpp"
+#include "core/data/preprocess.hpp"
 #include "core/eval/metrics.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
@@ -36,8 +37,27 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-ResultRow run_task(const Dataset& data, const Split& split, const TaskCoordinates& t, const RunContext& ctx) {
+ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinates& t, const RunContext& ctx) {
   const Cell& cell = *t.cell;
+  // Per-fold imputation (registry rule impute-train-median, datasets/README.md): the medians of this
+  // task's training rows replace every missing value of the training and the test rows, so that no
+  // algorithm sees a NaN and no test value moves a median. Datasets without the rule are used as given.
+  Dataset imputed;
+  MedianImputer imputer;
+  const bool impute = !given.schema().missing_numeric.empty();
+  if (impute) {
+    require(given.schema().missing_numeric == "train-median", "dataset ", cell.dataset,
+            ": unknown missing-value imputation '", given.schema().missing_numeric, "'");
+    if (find_algorithm(cell.algorithm).private_algorithm)
+      fail("dataset ", cell.dataset, " imputes missing numeric values with training-fold medians, which are not ",
+           "differentially private (privacy.md §6: a private path needs finite data or a data-independent ",
+           "cleaning rule); algorithm '", cell.algorithm, "' is private: use a variant without ",
+           "missing.rule impute-train-median");
+    imputer = fit_median_imputer(given, split.train);
+    imputed = given;
+    imputer.apply(imputed);
+  }
+  const Dataset& data = impute ? imputed : given;
   const AlgorithmInfo& info = find_algorithm(cell.algorithm);
   const TaskKind task = data.task();
   if (!info.supports(task))
@@ -54,6 +74,13 @@ ResultRow run_task(const Dataset& data, const Split& split, const TaskCoordinate
   row.set("target_scaling", cell.preprocess.target_scaling);
   row.set("domains", data.schema().domains_source);
   row.set("bins", std::to_string(cell.preprocess.bins));
+  if (impute) {
+    // Which features fell back to their public domain midpoint (no training value in this fold).
+    std::string fallback;
+    for (const std::string& f : imputer.fallback) fallback += (fallback.empty() ? "" : " ") + f;
+    row.set("imputation", "train-median");
+    row.set("imputation_fallback", fallback);
+  }
   for (const auto& [k, v] : cell.params.values()) row.set(k, v);
   row.set("repetition", std::to_string(t.repetition));
   row.set("fold", std::to_string(t.fold));

@@ -42,6 +42,7 @@ void Dataset::validate() const {
     const Feature& feat = schema_.features[f];
     for (std::size_t r = 0; r < columns_[f].size(); ++r) {
       double v = columns_[f][r];
+      if (std::isnan(v) && feat.kind == FeatureKind::kNumeric && !schema_.missing_numeric.empty()) continue;
       if (!std::isfinite(v)) fail("dataset ", name_, ": row ", r, ", column '", feat.name, "' is not finite");
       if (feat.kind == FeatureKind::kCategorical &&
           (v < 0 || v >= static_cast<double>(feat.n_categories()) || v != std::floor(v)))

@@ -1,7 +1,8 @@
 // Columnar dataset. Numeric features hold their value; categorical features hold their category
 // code (0..k-1) as a double; the target holds the class index (classification) or the value
-// (regression). Missing values are not represented: loaders resolve them by the registry's rule
-// (drop the row, or a declared category) before a Dataset exists.
+// (regression). Missing values are resolved by the registry's rule (drop the row, or a declared
+// category) before a Dataset exists, except under schema.missing_numeric (a NaN in a numeric
+// feature, imputed per training fold before any fit).
 #pragma once
 #include <cstdint>
 #include <span>

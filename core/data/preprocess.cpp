@@ -62,7 +62,9 @@ Dataset bin_equal_width(const Dataset& data, int k) {
     for (std::size_t f = 0; f < data.n_features(); ++f) {
       const Feature& feat = data.schema().features[f];
       double v = data.x(r, f);
-      if (feat.kind == FeatureKind::kNumeric) {
+      if (feat.kind == FeatureKind::kNumeric && std::isnan(v)) {
+        x[f] = v;  // a missing value stays missing (imputed per training fold)
+      } else if (feat.kind == FeatureKind::kNumeric) {
         const double w = (feat.hi - feat.lo) / k;
         double b = w > 0 ? std::floor((v - feat.lo) / w) : 0.0;
         x[f] = std::clamp(b, 0.0, static_cast<double>(k - 1));  // the last bin is closed; outside clamps
@@ -84,6 +86,7 @@ void domains_from_data(Dataset& data, std::span<const uint32_t> rows) {
     auto col = data.column(f);
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (uint32_t r : rows) {
+      if (std::isnan(col[r])) continue;
       lo = std::min(lo, col[r]);
       hi = std::max(hi, col[r]);
     }
@@ -91,6 +94,49 @@ void domains_from_data(Dataset& data, std::span<const uint32_t> rows) {
     feat.hi = hi;
   }
   s.domains_source = "from-data";
+}
+
+MedianImputer fit_median_imputer(const Dataset& data, std::span<const uint32_t> rows) {
+  MedianImputer imp;
+  imp.value.resize(data.n_features());
+  std::vector<double> seen;
+  for (std::size_t f = 0; f < data.n_features(); ++f) {
+    const Feature& feat = data.schema().features[f];
+    const bool categorical = feat.kind == FeatureKind::kCategorical;
+    auto col = data.column(f);
+    seen.clear();
+    for (uint32_t r : rows) {
+      require(r < data.n_rows(), "fit_median_imputer: row ", r, " outside dataset ", data.name(), " (",
+              data.n_rows(), " rows)");
+      if (!std::isnan(col[r])) seen.push_back(col[r]);
+    }
+    if (seen.empty()) {
+      // No training value: the public domain's midpoint (categorical: the bin holding it).
+      imp.value[f] = categorical ? std::floor(static_cast<double>(feat.n_categories()) / 2.0) : 0.5 * (feat.lo + feat.hi);
+      imp.fallback.push_back(feat.name);
+      continue;
+    }
+    std::sort(seen.begin(), seen.end());
+    const std::size_t n = seen.size();
+    if (categorical || n % 2 == 1) imp.value[f] = seen[(n - 1) / 2];  // lower median for a code
+    else imp.value[f] = 0.5 * (seen[n / 2 - 1] + seen[n / 2]);
+  }
+  return imp;
+}
+
+void MedianImputer::apply(Dataset& data) const {
+  require(value.size() == data.n_features(), "MedianImputer::apply: fitted on ", value.size(),
+          " features, dataset ", data.name(), " has ", data.n_features());
+  for (std::size_t f = 0; f < data.n_features(); ++f)
+    for (double& v : data.mutable_column(f))
+      if (std::isnan(v)) v = value[f];
+}
+
+bool has_missing_values(const Dataset& data) {
+  for (std::size_t f = 0; f < data.n_features(); ++f)
+    for (double v : data.column(f))
+      if (std::isnan(v)) return true;
+  return false;
 }
 
 }  // namespace dpf

@@ -34,6 +34,10 @@ struct Schema {
   std::vector<Feature> features;
   Target target;
   std::string domains_source = "registry";  // "registry" | "from-data" | "file"
+  // "" (default): no missing values. "train-median": a NaN in a numeric feature is a missing value
+  // that every task replaces by the median of its training rows before fitting (registry rule
+  // missing.rule impute-train-median, datasets/README.md; core/data/preprocess.hpp).
+  std::string missing_numeric;
   std::size_t n_features() const { return features.size(); }
   int find_feature(const std::string& name) const;  // -1 if absent
 };
