@@ -331,7 +331,8 @@ Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& d
       if (grid.empty())
         for (const auto& kv : per) grid.push_back(kv.first);
       std::string best, gaps;
-      double best_mean = -std::numeric_limits<double>::infinity();
+      double best_mean = -std::numeric_limits<double>::infinity(), inside_mean = best_mean;
+      std::string inside;  // the best value within argmax_in, shown when the overall best is outside
       std::sort(grid.begin(), grid.end(), value_less);
       for (const auto& g : grid) {
         const std::vector<double>* xs = nullptr;
@@ -343,6 +344,7 @@ Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& d
         }
         const double m = summarize(*xs).mean;
         if (m > best_mean) best_mean = m, best = g;
+        if (in_range(numeric(g), want) && m > inside_mean) inside_mean = m, inside = g;
       }
       if (per.empty()) gaps.clear();
       if (per.empty() || !gaps.empty()) {
@@ -351,7 +353,10 @@ Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& d
       }
       ++n_groups;
       o.measured += (o.measured.empty() ? "" : "; ") + label + " " + best + " (" + fmt(best_mean) + ")";
-      if (!in_range(numeric(best), want)) outside.push_back(label + " " + best);
+      if (!in_range(numeric(best), want)) {
+        outside.push_back(label + " " + best);
+        if (!inside.empty()) o.measured += " [best in range: " + inside + " (" + fmt(inside_mean) + ")]";
+      }
     }
   }
   if (!missing.empty()) {

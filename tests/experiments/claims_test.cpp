@@ -143,6 +143,7 @@ TEST_SUITE("unit") {
     CHECK(contains(row_of(rep.text, "argmax-holds"), "d1 10 (0.8)"));
     CHECK(contains(row_of(rep.text, "argmax-holds"), "d2 100 (0.75)"));
     CHECK(contains(row_of(rep.text, "argmax-fails"), "outside: d1 10"));
+    CHECK(contains(row_of(rep.text, "argmax-fails"), "d1 10 (0.8) [best in range: 100 (0.78)]"));
     CHECK(contains(row_of(rep.text, "argmax-grid"), "NO DATA"));
     CHECK(contains(row_of(rep.text, "trend"), "| holds: "));
     CHECK(contains(row_of(rep.text, "trend"), "d1 @0.5 +0.200"));
