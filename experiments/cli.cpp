@@ -11,6 +11,7 @@
 #include <map>
 
 #include "algorithms/registry.hpp"
+#include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
 #include "datasets/registry.hpp"
@@ -113,6 +114,7 @@ std::string describe_model(const std::string& algorithm, const std::string& data
   }
   Params p = resolve_params(algorithm, info.params, given, "--param");
   Dataset data = load_dataset(dataset, DataOptions::from_environment());
+  impute_with_all_rows(data);  // an impute variant: medians of all rows (the command fits on all)
   std::unique_ptr<Learner> learner = info.make(p, data.schema());
   FitContext ctx{Rng(seed), PrivacyLedger(), default_threads()};
   std::vector<uint32_t> rows = all_rows(data.n_rows());

@@ -139,4 +139,9 @@ bool has_missing_values(const Dataset& data) {
   return false;
 }
 
+void impute_with_all_rows(Dataset& data) {
+  if (data.schema().missing_numeric.empty()) return;
+  fit_median_imputer(data, all_rows(data.n_rows())).apply(data);
+}
+
 }  // namespace dpf

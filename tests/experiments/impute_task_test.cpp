@@ -1,0 +1,90 @@
+// Per-fold median imputation inside a task (experiments/task.cpp, registry rule impute-train-median):
+// the fit equals one on data imputed by hand with the training medians, test rows cannot move it, and
+// private algorithms refuse the rule.
+#include <doctest/doctest.h>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+#include "core/data/preprocess.hpp"
+#include "core/eval/cv.hpp"
+#include "core/util/error.hpp"
+#include "experiments/config.hpp"
+#include "experiments/sweep.hpp"
+#include "experiments/task.hpp"
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+std::string error_of(const std::function<void()>& f) {
+  try { f(); } catch (const dpf::Error& e) { return e.what(); }
+  return "";
+}
+dpf::Dataset toy(const std::vector<double>& a, const std::vector<double>& b) {
+  dpf::Schema s;
+  s.features = {{"a", dpf::FeatureKind::kNumeric, 0.0, 20.0, {}},
+                {"b", dpf::FeatureKind::kNumeric, 2.0, 8.0, {}},
+                {"c", dpf::FeatureKind::kCategorical, 0, 0, {"u", "v"}}};
+  s.target.name = "y";
+  s.target.classes = {"0", "1"};
+  s.missing_numeric = "train-median";
+  dpf::Dataset d("toy", s);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    double x[] = {a[i], b[i], static_cast<double>(i % 2)};
+    d.add_row(x, static_cast<double>(i % 2));
+  }
+  return d;
+}
+}
+TEST_SUITE("unit") {
+  TEST_CASE("a task imputes with its training fold's medians; private algorithms refuse the rule") {
+    const dpf::ExperimentSpec spec = dpf::parse_experiment(R"(
+paper: testpaper
+experiment: impute
+seed: 3
+protocol: {type: kfold, folds: 2, repetitions: 1}
+datasets: ["hepatitis:impute"]
+algorithms:
+  - {name: rf, params: {n_trees: 5, min_samples_leaf: 1}}
+  - {name: dipreme, params: {epsilon: 1, n_trees: 2, max_depth: 2}}
+)",
+                                                           "inline/impute.yaml");
+    const std::vector<dpf::Cell> cells = dpf::expand_cells(spec);
+    REQUIRE(cells.size() == 2);
+    std::vector<double> a, b;
+    for (int i = 0; i < 40; ++i) {
+      a.push_back(i % 7 == 0 ? kNaN : static_cast<double>((i * 7) % 20));
+      b.push_back(i % 5 == 0 ? kNaN : 2.0 + (i % 6));
+    }
+    dpf::Dataset data = toy(a, b);
+    dpf::Split split;
+    for (uint32_t r = 0; r < 40; ++r) (r % 4 == 0 ? split.test : split.train).push_back(r);
+    dpf::RunContext ctx;
+    dpf::TaskCoordinates tc{&spec, &cells[0], 0, 0, 12345, 1};
+    const dpf::ResultRow row = dpf::run_task(data, split, tc, ctx);
+    CHECK(row.get("imputation") == "train-median");
+    CHECK(row.get("imputation_fallback").empty());
+
+    // The same fit on a dataset imputed by hand with the training medians.
+    dpf::Dataset manual = data;
+    dpf::fit_median_imputer(data, split.train).apply(manual);
+    manual.mutable_schema().missing_numeric.clear();
+    const dpf::ResultRow same = dpf::run_task(manual, split, tc, ctx);
+    CHECK(same.get("imputation").empty());
+    for (const char* col : {"accuracy", "n_leaves", "mean_tree_depth", "auc"}) {
+      CAPTURE(col);
+      CHECK(row.get(col) == same.get(col));
+    }
+
+    // Test rows' values (present or missing) cannot change the fitted forest.
+    auto a2 = a, b2 = b;
+    for (uint32_t r : split.test) a2[r] = b2[r] = (r % 8 == 0 ? kNaN : 19.0);
+    const dpf::ResultRow moved = dpf::run_task(toy(a2, b2), split, tc, ctx);
+    CHECK(moved.get("n_leaves") == row.get("n_leaves"));
+    CHECK(moved.get("mean_tree_depth") == row.get("mean_tree_depth"));
+
+    dpf::TaskCoordinates priv{&spec, &cells[1], 0, 0, 12345, 1};
+    CHECK(error_of([&] { dpf::run_task(data, split, priv, ctx); }).find("not differentially private") !=
+          std::string::npos);
+  }
+
+}
