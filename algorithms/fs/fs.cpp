@@ -1,6 +1,7 @@
 #include "algorithms/fs/fs.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numeric>
 #include <utility>
@@ -105,7 +106,9 @@ class FsSplit : public SplitPolicy {
         sweep(sorted_, dom, sorted_.size(), nullptr, true);
         if (out) out->clear();  // not a list of distinct rows: never used as a parent list
       }
-      const IntervalDraw draw = interval_exponential_mechanism(rng, breaks_, scores_, eps_, 1.0);
+      const IntervalDraw draw =
+          interval_exponential_mechanism(rng, std::span<const double>(breaks_.data(), n_intervals_ + 1),
+                                         std::span<const double>(scores_.data(), n_intervals_), eps_, 1.0);
       ledger.charge(node.scope, "interval-em", eps_, 1.0, certified_);
       c.kind = SplitKind::kThreshold;
       c.threshold = draw.value;
@@ -135,18 +138,35 @@ class FsSplit : public SplitPolicy {
       labels_[r] = static_cast<uint32_t>(y);
     }
     order_.assign(d.n_features(), {});
-    std::vector<std::pair<double, uint32_t>> pairs(n);
+    std::vector<uint64_t> keys(n), tmp(n);
+    std::vector<uint32_t> idx(n), idx_tmp(n);
     for (std::size_t f = 0; f < d.n_features(); ++f) {
       if (d.schema().features[f].kind == FeatureKind::kCategorical) continue;
       auto col = d.column(f);
       for (std::size_t r = 0; r < n; ++r) {
         require(!std::isnan(col[r]), "fs: feature '", d.schema().features[f].name, "' row ", r,
                 " is missing (FS needs complete numeric columns)");
-        pairs[r] = {col[r], static_cast<uint32_t>(r)};
+        // Order-preserving bits of a double (negatives flipped, positives above them).
+        const auto u = std::bit_cast<uint64_t>(col[r]);
+        keys[r] = (u >> 63) ? ~u : (u | (uint64_t{1} << 63));
+        idx[r] = static_cast<uint32_t>(r);
       }
-      std::sort(pairs.begin(), pairs.end());
+      // Stable LSD radix sort on the 8 key bytes; rows start in index order, so equal values keep it.
+      for (int shift = 0; shift < 64; shift += 8) {
+        std::size_t count[257] = {};
+        for (std::size_t i = 0; i < n; ++i) ++count[((keys[i] >> shift) & 255u) + 1];
+        if (count[((keys[0] >> shift) & 255u) + 1] == n) continue;  // one byte value: nothing moves
+        for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t at = count[(keys[i] >> shift) & 255u]++;
+          tmp[at] = keys[i];
+          idx_tmp[at] = idx[i];
+        }
+        keys.swap(tmp);
+        idx.swap(idx_tmp);
+      }
       order_[f].resize(n);
-      for (std::size_t i = 0; i < n; ++i) order_[f][i] = {pairs[i].first, pairs[i].second, labels_[pairs[i].second]};
+      for (std::size_t i = 0; i < n; ++i) order_[f][i] = {col[idx[i]], idx[i], labels_[idx[i]]};
     }
     mark_.assign(n, 0);
     stamp_ = 0;
@@ -188,8 +208,14 @@ class FsSplit : public SplitPolicy {
   // `all` takes every entry (a node's own sorted rows, copies included).
   bool sweep(const std::vector<Entry>& sorted, const FeatureDomain& dom, std::size_t expect, std::vector<Entry>* out,
              bool all = false) {
-    breaks_.assign(1, dom.lo);
-    scores_.clear();
+    if (breaks_.size() < expect + 2) {
+      breaks_.resize(expect + 2);
+      scores_.resize(expect + 1);
+    }
+    double* br = breaks_.data();
+    double* sc = scores_.data();
+    br[0] = dom.lo;
+    std::size_t m = 0;  // intervals so far
     left_.assign(static_cast<std::size_t>(k_), 0);
     if (out) out->resize(expect);
     std::size_t taken = 0;
@@ -200,8 +226,9 @@ class FsSplit : public SplitPolicy {
       if (taken == expect) return false;  // more marked entries than rows: not a list of distinct rows
       if (taken == 0 || e.x != raw) {
         // A new distinct value v: the interval ending at v sends everything below v left.
-        scores_.push_back(q_now());
-        breaks_.push_back(std::max(std::clamp(e.x, dom.lo, dom.hi), breaks_.back()));
+        sc[m] = q_now();
+        br[m + 1] = std::max(std::clamp(e.x, dom.lo, dom.hi), br[m]);
+        ++m;
         raw = e.x;
       }
       ++left_[e.y];
@@ -212,12 +239,15 @@ class FsSplit : public SplitPolicy {
       if (out) out->clear();
       return false;
     }
-    scores_.push_back(q_now());
-    breaks_.push_back(std::max(dom.hi, breaks_.back()));
+    sc[m] = q_now();
+    br[m + 1] = std::max(dom.hi, br[m]);
+    n_intervals_ = m + 1;
     return true;
   }
 
   double q_now() const {
+    if (k_ == 2)
+      return static_cast<double>(std::max(left_[0], left_[1]) + std::max(total_[0] - left_[0], total_[1] - left_[1]));
     int32_t ml = 0, mr = 0;
     for (std::size_t c = 0; c < left_.size(); ++c) {
       ml = std::max(ml, left_[c]);
@@ -237,7 +267,8 @@ class FsSplit : public SplitPolicy {
   std::vector<uint32_t> mark_;
   uint32_t stamp_ = 0;
   std::vector<int32_t> total_, left_, cnt_;
-  std::vector<double> breaks_, scores_, score_;
+  std::vector<double> breaks_, scores_, score_;  // breaks_ / scores_: the first n_intervals_ (+1) are set
+  std::size_t n_intervals_ = 0;
   std::vector<SplitChoice> cand_;
 };
 
