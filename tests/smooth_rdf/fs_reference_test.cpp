@@ -95,14 +95,15 @@ class ReferenceFs : public SplitPolicy {
 };
 
 // Three numeric features (continuous, integer-valued with many ties, continuous) and one categorical
-// (three values); three classes that depend on features 0, 1 and 3.
-Dataset toy(std::size_t n, uint64_t seed) {
+// (three values); k = 3 classes that depend on features 0, 1 and 3 (k = 2: classes 1 and 2 merged).
+Dataset toy(std::size_t n, uint64_t seed, int k = 3) {
   Schema s;
   s.features = {{"a", FeatureKind::kNumeric, -3, 3, {}},
                 {"b", FeatureKind::kNumeric, 0, 6, {}},
                 {"c", FeatureKind::kNumeric, -3, 3, {}},
                 {"d", FeatureKind::kCategorical, 0, 0, {"x", "y", "z"}}};
   s.target.classes = {"0", "1", "2"};
+  s.target.classes.resize(static_cast<std::size_t>(k));
   Dataset d("fs-toy", s);
   Rng rng(seed);
   for (std::size_t i = 0; i < n; ++i) {
@@ -111,7 +112,7 @@ Dataset toy(std::size_t n, uint64_t seed) {
     int y = (a + 0.5 * b > 1.5) ? 2 : (cat == 1 ? 1 : 0);
     if (rng.uniform() < 0.15) y = static_cast<int>(rng.below(3));
     const double x[4] = {a, b, c, cat};
-    d.add_row(x, y);
+    d.add_row(x, std::min(y, k - 1));
   }
   return d;
 }
@@ -122,13 +123,14 @@ struct Grown {
 };
 
 Grown grow(const Dataset& d, std::vector<uint32_t> rows, SplitPolicy& split, double eps_op, uint64_t seed) {
-  ClassCountLeaf leaf(3, eps_op, true);
+  const int k = static_cast<int>(d.n_classes());
+  ClassCountLeaf leaf(k, eps_op, true);
   std::vector<int> active{0, 1, 2, 3};
   const std::vector<FeatureDomain> domains = schema_domains(d.schema());
   GrowOptions opt;
   opt.max_depth = 5;
   opt.track_privacy = true;
-  Grown g{Tree(3), PrivacyLedger()};
+  Grown g{Tree(k), PrivacyLedger()};
   g.tree = grow_tree(d, rows, domains, active, split, leaf, opt, Rng(seed), g.ledger);
   return g;
 }
@@ -182,6 +184,15 @@ TEST_SUITE("unit") {
       for (uint32_t r = 0; r < 120; r += 3) boot.push_back(r + 1);
       for (uint64_t seed = 11; seed <= 13; ++seed)
         require_same(grow(d, boot, *fast, eps_op, seed), grow(d, boot, ref, eps_op, seed));
+    }
+    SUBCASE("two classes (RGV's case)") {
+      Dataset b = toy(400, 9, 2);
+      std::unique_ptr<SplitPolicy> f2 = make_fs_split(eps_op, 2, true);
+      ReferenceFs ref2(eps_op, 2);
+      int splits = 0;
+      for (uint64_t seed = 31; seed <= 34; ++seed)
+        splits += require_same(grow(b, rows, *f2, eps_op, seed), grow(b, rows, ref2, eps_op, seed));
+      CHECK(splits >= 8);
     }
     SUBCASE("the same dataset object with changed values (the kept presort is rebuilt)") {
       Dataset e = toy(400, 5);
