@@ -24,7 +24,8 @@ namespace {
 // sees exactly the breaks and scores the per-node sort gave; the draws happen in the same order. The
 // presort lives in the policy, so RGV's trees (one policy, the same rows) share it. A list that is not
 // a superset of the node's rows (checked by count) falls back to the fit's presort; repeated rows fall
-// back to the per-node sort.
+// back to the per-node sort. What remains of an RGV tree is mostly the interval EM itself (a log and an
+// exp per interval, about one interval per distinct value, in core/privacy) and this filter pass.
 
 // A row in a per-attribute sorted list: its value, index and class.
 struct Entry {
