@@ -39,7 +39,7 @@ const char* kUsage =
     "  list [WHAT]           algorithms, datasets or experiments (default: all)\n"
     "  datasets fetch|verify [ID...]  fetch / verify dataset files (all when no id)\n"
     "  describe              fit one model on a whole dataset and print it as JSON\n"
-    "  check-published FILE  published numbers vs our results\n"
+    "  check-published FILE  published numbers and claims vs our results\n"
     "  bench-fit             time fits of one algorithm on one dataset (one JSON line)\n"
     "  export-dataset SPEC OUT.csv  write a dataset as CSV (header, target last)\n"
     "run 'dpforest <command> --help' for its options\n";
