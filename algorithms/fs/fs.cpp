@@ -1,14 +1,13 @@
 #include "algorithms/fs/fs.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <numeric>
-#include <utility>
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
 #include "core/privacy/mechanisms.hpp"
+#include "core/tree/split_search.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -16,8 +15,8 @@ namespace dpf {
 namespace {
 
 // Speed (bit-identical to sorting each node's rows per attribute, which the first version did): the
-// policy sorts every continuous column once per fit (rows ordered by (value, row)) and keeps, per tree
-// level, each scored node's rows in that order per attribute. A node filters its parent's lists by
+// policy sorts every continuous column once per fit (rows by (value, row), core/tree's RankIndex) and
+// keeps, per tree level, each scored node's rows in that order per attribute. A node filters its parent's lists by
 // membership (a stamp per row) in one pass that also sweeps the split-point scores, so a node costs
 // O(parent rows) per attribute instead of a comparison sort. A row's rank never changes down the tree,
 // and the scores depend only on the multiset of (value, class) of the node's rows, so the interval EM
@@ -139,33 +138,16 @@ class FsSplit : public SplitPolicy {
       labels_[r] = static_cast<uint32_t>(y);
     }
     order_.assign(d.n_features(), {});
-    std::vector<uint64_t> keys(n), tmp(n);
-    std::vector<uint32_t> idx(n), idx_tmp(n);
+    const std::vector<uint32_t> all = all_rows(n);
+    std::vector<uint32_t> idx;
+    RankIndex ranks;  // the shared presort of core/tree: rows by (value, row)
     for (std::size_t f = 0; f < d.n_features(); ++f) {
       if (d.schema().features[f].kind == FeatureKind::kCategorical) continue;
       auto col = d.column(f);
-      for (std::size_t r = 0; r < n; ++r) {
+      for (std::size_t r = 0; r < n; ++r)
         require(!std::isnan(col[r]), "fs: feature '", d.schema().features[f].name, "' row ", r,
                 " is missing (FS needs complete numeric columns)");
-        // Order-preserving bits of a double (negatives flipped, positives above them).
-        const auto u = std::bit_cast<uint64_t>(col[r]);
-        keys[r] = (u >> 63) ? ~u : (u | (uint64_t{1} << 63));
-        idx[r] = static_cast<uint32_t>(r);
-      }
-      // Stable LSD radix sort on the 8 key bytes; rows start in index order, so equal values keep it.
-      for (int shift = 0; shift < 64; shift += 8) {
-        std::size_t count[257] = {};
-        for (std::size_t i = 0; i < n; ++i) ++count[((keys[i] >> shift) & 255u) + 1];
-        if (count[((keys[0] >> shift) & 255u) + 1] == n) continue;  // one byte value: nothing moves
-        for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
-        for (std::size_t i = 0; i < n; ++i) {
-          const std::size_t at = count[(keys[i] >> shift) & 255u]++;
-          tmp[at] = keys[i];
-          idx_tmp[at] = idx[i];
-        }
-        keys.swap(tmp);
-        idx.swap(idx_tmp);
-      }
+      ranks.sort_rows(d, all, static_cast<int>(f), idx);
       order_[f].resize(n);
       for (std::size_t i = 0; i < n; ++i) order_[f][i] = {col[idx[i]], idx[i], labels_[idx[i]]};
     }
