@@ -39,6 +39,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinates& t, const RunContext& ctx) {
   const Cell& cell = *t.cell;
+  const AlgorithmInfo& info = find_algorithm(cell.algorithm);
   // Per-fold imputation (registry rule impute-train-median, datasets/README.md): the medians of this
   // task's training rows replace every missing value of the training and the test rows, so that no
   // algorithm sees a NaN and no test value moves a median. Datasets without the rule are used as given.
@@ -48,7 +49,7 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
   if (impute) {
     require(given.schema().missing_numeric == "train-median", "dataset ", cell.dataset,
             ": unknown missing-value imputation '", given.schema().missing_numeric, "'");
-    if (find_algorithm(cell.algorithm).private_algorithm)
+    if (info.private_algorithm)
       fail("dataset ", cell.dataset, " imputes missing numeric values with training-fold medians, which are not ",
            "differentially private (privacy.md §6: a private path needs finite data or a data-independent ",
            "cleaning rule); algorithm '", cell.algorithm, "' is private: use a variant without ",
@@ -58,7 +59,6 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
     imputer.apply(imputed);
   }
   const Dataset& data = impute ? imputed : given;
-  const AlgorithmInfo& info = find_algorithm(cell.algorithm);
   const TaskKind task = data.task();
   if (!info.supports(task))
     fail("algorithm '", cell.algorithm, "' does not support ", to_string(task), " (dataset ", cell.dataset, ")");

@@ -132,13 +132,6 @@ void MedianImputer::apply(Dataset& data) const {
       if (std::isnan(v)) v = value[f];
 }
 
-bool has_missing_values(const Dataset& data) {
-  for (std::size_t f = 0; f < data.n_features(); ++f)
-    for (double v : data.column(f))
-      if (std::isnan(v)) return true;
-  return false;
-}
-
 void impute_with_all_rows(Dataset& data) {
   if (data.schema().missing_numeric.empty()) return;
   fit_median_imputer(data, all_rows(data.n_rows())).apply(data);

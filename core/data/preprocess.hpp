@@ -50,8 +50,6 @@ struct MedianImputer {
   void apply(Dataset& data) const;
 };
 MedianImputer fit_median_imputer(const Dataset& data, std::span<const uint32_t> rows);
-// Whether any feature value is NaN.
-bool has_missing_values(const Dataset& data);
 // For commands that fit on every row (describe, bench-fit, export-dataset): when the schema asks for
 // median imputation, imputes in place with the medians of all rows, so nothing downstream sees NaN.
 // Experiments never call this: their tasks impute per training fold (experiments/task.cpp).
