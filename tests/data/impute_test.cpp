@@ -17,6 +17,7 @@
 #include "core/util/error.hpp"
 #include "datasets/registry.hpp"
 #include "datasets/variant.hpp"
+#include "data/impute_fixtures.hpp"
 
 namespace fs = std::filesystem;
 
@@ -41,21 +42,8 @@ std::string error_of(const std::function<void()>& f) {
   return "";
 }
 
-// Numeric a in [0, 20], numeric b in [2, 8], categorical c; NaN marks a missing value.
 dpf::Dataset toy(const std::vector<double>& a, const std::vector<double>& b) {
-  dpf::Schema s;
-  s.features = {{"a", dpf::FeatureKind::kNumeric, 0.0, 20.0, {}},
-                {"b", dpf::FeatureKind::kNumeric, 2.0, 8.0, {}},
-                {"c", dpf::FeatureKind::kCategorical, 0, 0, {"u", "v"}}};
-  s.target.name = "y";
-  s.target.classes = {"0", "1"};
-  s.missing_numeric = "train-median";
-  dpf::Dataset d("toy", s);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    double x[] = {a[i], b[i], static_cast<double>(i % 2)};
-    d.add_row(x, static_cast<double>(i % 2));
-  }
-  return d;
+  return dpf::test::toy_with_missing(a, b);
 }
 
 bool bit_equal(double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; }

@@ -2,39 +2,27 @@
 // the fit equals one on data imputed by hand with the training medians, test rows cannot move it, and
 // private algorithms refuse the rule.
 #include <doctest/doctest.h>
+
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
+
 #include "core/data/preprocess.hpp"
 #include "core/eval/cv.hpp"
-#include "core/util/error.hpp"
-#include "experiments/config.hpp"
+#include "data/impute_fixtures.hpp"
+#include "experiments/exp_fixtures.hpp"
 #include "experiments/sweep.hpp"
 #include "experiments/task.hpp"
+
 namespace {
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-std::string error_of(const std::function<void()>& f) {
-  try { f(); } catch (const dpf::Error& e) { return e.what(); }
-  return "";
-}
-dpf::Dataset toy(const std::vector<double>& a, const std::vector<double>& b) {
-  dpf::Schema s;
-  s.features = {{"a", dpf::FeatureKind::kNumeric, 0.0, 20.0, {}},
-                {"b", dpf::FeatureKind::kNumeric, 2.0, 8.0, {}},
-                {"c", dpf::FeatureKind::kCategorical, 0, 0, {"u", "v"}}};
-  s.target.name = "y";
-  s.target.classes = {"0", "1"};
-  s.missing_numeric = "train-median";
-  dpf::Dataset d("toy", s);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    double x[] = {a[i], b[i], static_cast<double>(i % 2)};
-    d.add_row(x, static_cast<double>(i % 2));
-  }
-  return d;
-}
-}
+using dpf::test::error_of;
+using dpf::test::toy_with_missing;
+
+}  // namespace
+
 TEST_SUITE("unit") {
   TEST_CASE("a task imputes with its training fold's medians; private algorithms refuse the rule") {
     const dpf::ExperimentSpec spec = dpf::parse_experiment(R"(
@@ -55,7 +43,7 @@ algorithms:
       a.push_back(i % 7 == 0 ? kNaN : static_cast<double>((i * 7) % 20));
       b.push_back(i % 5 == 0 ? kNaN : 2.0 + (i % 6));
     }
-    dpf::Dataset data = toy(a, b);
+    dpf::Dataset data = toy_with_missing(a, b);
     dpf::Split split;
     for (uint32_t r = 0; r < 40; ++r) (r % 4 == 0 ? split.test : split.train).push_back(r);
     dpf::RunContext ctx;
@@ -78,7 +66,7 @@ algorithms:
     // Test rows' values (present or missing) cannot change the fitted forest.
     auto a2 = a, b2 = b;
     for (uint32_t r : split.test) a2[r] = b2[r] = (r % 8 == 0 ? kNaN : 19.0);
-    const dpf::ResultRow moved = dpf::run_task(toy(a2, b2), split, tc, ctx);
+    const dpf::ResultRow moved = dpf::run_task(toy_with_missing(a2, b2), split, tc, ctx);
     CHECK(moved.get("n_leaves") == row.get("n_leaves"));
     CHECK(moved.get("mean_tree_depth") == row.get("mean_tree_depth"));
 
