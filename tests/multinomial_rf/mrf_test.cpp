@@ -221,7 +221,7 @@ TEST_SUITE("unit") {
     const ExperimentSpec t2 = load_experiment("configs/multinomial-rf/table-2.yaml");
     CHECK(t2.datasets.size() == 22);
     CHECK(expand_cells(t2).size() == 22 * 7);
-    for (const char* f : {"figure-4", "figure-5", "figure-appendix"})
+    for (const char* f : {"figure-4", "figure-5", "figure-appendix", "table-2b"})
       CHECK_FALSE(expand_cells(load_experiment(std::string("configs/multinomial-rf/") + f + ".yaml")).empty());
   }
 }
