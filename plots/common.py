@@ -85,6 +85,28 @@ def plot_vs_x(ax, data, labels, styles, xs_for_flat):
         ax.errorbar(xs, ms, yerr=ss, label=label, capsize=3, **style)
 
 
+def two_panels_vs_epsilon(result_dir, stem, panels, styles, suptitle, xlabel="epsilon",
+                          ylabel="accuracy (mean ± std over 10 random 90/10 splits)"):
+    """Accuracy against epsilon (log x) in two panels sharing y, as the DiPriMe Banknote sweeps draw it.
+
+    panels: [(series labels, title, title fontsize or None)] for panels (a) and (b); suptitle may hold
+    "{n}", replaced by the number of repetitions in results.csv."""
+    rows = load_rows(result_dir)
+    data = series(rows, "accuracy", "epsilon")
+    eps = sorted({p[0] for pts in data.values() for p in pts if p[0] is not None})
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
+    for ax, (labels, title, fontsize) in zip(axes, panels):
+        plot_vs_x(ax, data, labels, styles, eps)
+        ax.set_title(title, **({"fontsize": fontsize} if fontsize else {}))
+        ax.set_xscale("log")
+        ax.set_xlabel(xlabel)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8, loc="lower right")
+    axes[0].set_ylabel(ylabel)
+    fig.suptitle(suptitle.replace("{n}", str(len({r["repetition"] for r in rows}))))
+    save(fig, result_dir, stem)
+
+
 def fmt_pm(mean, sd, digits=4):
     if math.isnan(mean):
         return "—"

@@ -24,19 +24,8 @@ STYLES = {
 
 
 def draw(result_dir, stem, part_text):
-    rows = common.load_rows(result_dir)
-    data = common.series(rows, "accuracy", "epsilon")
-    eps = sorted({p[0] for pts in data.values() for p in pts if p[0] is not None})
-    fig, axes = common.plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
-    common.plot_vs_x(axes[0], data, PAPER, STYLES, eps)
-    axes[0].set_title("(a) as in the paper (DP-ERT: 1 - L1 error; DP-DF as the authors ran it)", fontsize=9)
-    common.plot_vs_x(axes[1], data, OTHER, STYLES, eps)
-    axes[1].set_title("(b) median variants, DP-ERT 0/1 accuracy, correct DP-DF", fontsize=9)
-    for ax in axes:
-        ax.set_xscale("log")
-        ax.set_xlabel("ε")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8, loc="lower right")
-    axes[0].set_ylabel("accuracy (mean ± std over 10 random 90/10 splits)")
-    fig.suptitle(f"Banknote, d_max = 5, N_T = 10, ρ = 0.5, K = 5; DiPriMe {part_text}")
-    common.save(fig, result_dir, stem)
+    common.two_panels_vs_epsilon(
+        result_dir, stem,
+        [(PAPER, "(a) as in the paper (DP-ERT: 1 - L1 error; DP-DF as the authors ran it)", 9),
+         (OTHER, "(b) median variants, DP-ERT 0/1 accuracy, correct DP-DF", 9)],
+        STYLES, f"Banknote, d_max = 5, N_T = 10, ρ = 0.5, K = 5; DiPriMe {part_text}", xlabel="ε")

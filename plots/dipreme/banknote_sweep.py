@@ -35,23 +35,10 @@ styles = {
 }
 
 
-
 def draw(result_dir, name, title):
     """Reads RESULT_DIR/results.csv and writes NAME.pdf/.png there; TITLE gets the repetition count."""
-    rows = common.load_rows(result_dir)
-    data = common.series(rows, "accuracy", "epsilon")
-    eps = sorted({p[0] for pts in data.values() for p in pts if p[0] is not None})
-    fig, axes = common.plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
-    common.plot_vs_x(axes[0], data, paper, styles, eps)
-    axes[0].set_title("(a) as in the paper (DP-ERT: 1 - L1 error)")
-    common.plot_vs_x(axes[1], data, fidelity, styles, eps)
-    axes[1].set_title("(b) authors' code and strict (epsilon-DP) variants")
-    for ax in axes:
-        ax.set_xscale("log")
-        ax.set_xlabel("epsilon")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8, loc="lower right")
-    axes[0].set_ylabel("accuracy (mean ± std over 10 random 90/10 splits)")
-    n = len({r["repetition"] for r in rows})
-    fig.suptitle(f"{title} ({n} repetitions)")
-    common.save(fig, result_dir, name)
+    common.two_panels_vs_epsilon(
+        result_dir, name,
+        [(paper, "(a) as in the paper (DP-ERT: 1 - L1 error)", None),
+         (fidelity, "(b) authors' code and strict (epsilon-DP) variants", None)],
+        styles, f"{title} ({{n}} repetitions)")
