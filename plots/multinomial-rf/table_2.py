@@ -7,7 +7,9 @@ continuity correction). Marks as the paper: the winner's cell gets "•" when MR
 "∘" when RF is. Reads only results.csv (and the printed numbers from configs/multinomial-rf/published.yaml for
 the side-by-side table). Writes table-2.md and table-2.csv next to results.csv.
 
-usage: table_2.py RESULT_DIR [--mrf-label "MRF (B=10)"]"""
+usage: table_2.py RESULT_DIR [--mrf-label "MRF (B=10)"]
+Without --mrf-label it writes both tables: table-2.md (MRF = B1 = B2 = 5) and, when the B = 10 series has
+rows, table-2-b10.md."""
 import csv
 import math
 import os
@@ -98,9 +100,17 @@ def main():
     args = sys.argv[1:]
     if not args:
         sys.exit(__doc__)
-    result_dir = args[0]
-    mrf_label = args[args.index("--mrf-label") + 1] if "--mrf-label" in args else "MRF"
-    rows = load_rows(result_dir)
+    rows = load_rows(args[0])
+    if "--mrf-label" in args:
+        render(rows, args[0], args[args.index("--mrf-label") + 1])
+        return
+    render(rows, args[0], "MRF")
+    if any(r["label"] == EXTRA[0] for r in rows):
+        render(rows, args[0], EXTRA[0])
+
+
+def render(rows, result_dir, mrf_label):
+    """Writes table-2.md/.csv (MRF = the B = 5 series) or table-2-b10.md/.csv (MRF = "MRF (B=10)")."""
     acc = defaultdict(dict)  # (dataset, label) -> {(rep, fold): accuracy}
     datasets = []
     for r in rows:
@@ -150,9 +160,9 @@ def main():
                               "mark": mark})
         t = tests.get(d)
         md.append(f"| {d} | " + " | ".join(cells) + f" | {t[1]:.3g} |" if t else f"| {d} | " + " | ".join(cells) + " | — |")
-    md.append(f"| average rank ({len(full)} datasets) | " +
-              " | ".join(f"{avg[m if m != 'MRF' else mrf_label]:.2f}" if (m if m != 'MRF' else mrf_label) in avg else "—"
-                         for m in labels) + " | |")
+    # The rank row fills the column of the MRF series that was ranked; the other MRF column gets "—".
+    md.append(f"| average rank ({len(full)} datasets, {mrf_label} ranked as MRF) | " +
+              " | ".join(f"{avg[m]:.2f}" if m in avg else "—" for m in labels) + " | |")
     md += ["", "Published values in parentheses where the method of the cell is certain (multinomial-rf.md §3.3). "
            "Paper's average ranks (22 datasets, 6 methods): Denil14 5.1, BRF 4.1, CompRF-C 4.8, MRF 1.5, CompRF-I 3.7, "
            "Breiman 1.8.",
