@@ -113,6 +113,17 @@ def fmt_pm(mean, sd, digits=4):
     return f"{mean:.{digits}g} ± {sd:.2g}"
 
 
+def write_md_csv(result_dir, stem, md_lines, csv_rows, fieldnames):
+    """Writes <stem>.md (the lines) and <stem>.csv (dict rows) into result_dir and prints the Markdown."""
+    with open(os.path.join(result_dir, stem + ".md"), "w") as f:
+        f.write("\n".join(md_lines) + "\n")
+    with open(os.path.join(result_dir, stem + ".csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fieldnames)
+        w.writeheader()
+        w.writerows(csv_rows)
+    print("\n".join(md_lines))
+
+
 def render_table(rows, result_dir, stem, metric_name, row_key="label", col_key="dataset", row_order=None,
                  col_order=None, digits=4, scale=None, title=None):
     """Mean ± std of `metric_name` per (row_key, col_key) as Markdown and CSV, like the papers' tables.

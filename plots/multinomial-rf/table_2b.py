@@ -5,15 +5,13 @@ next to the printed Table 2 value where the method of the cell is certain. Reads
 published.yaml; writes table-2b.md and table-2b.csv next to results.csv.
 
 usage: table_2b.py RESULT_DIR"""
-import csv
 import os
-import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import load_rows, metric  # noqa: E402
+from common import load_rows, metric, summarize, write_md_csv  # noqa: E402
 from table_2 import EXTRA, METHODS, published  # noqa: E402
 
 COLUMNS = [("hayes-roth", "name dropped"), ("hayes-roth:with-name", "name kept")]
@@ -40,8 +38,7 @@ def main():
                 cells.append("—")
                 means.append(None)
                 continue
-            mu = statistics.fmean(v)
-            sd = statistics.stdev(v) if len(v) > 1 else 0.0
+            mu, sd, _ = summarize(v)
             means.append(mu)
             cells.append(f"{mu:.2f} ± {sd:.2f} (n={len(v)})")
             out.append({"dataset": d, "method": m, "accuracy_pct": f"{mu:.4f}", "sd_pct": f"{sd:.4f}", "n_folds": len(v)})
@@ -50,13 +47,7 @@ def main():
         md.append(f"| {m} | " + " | ".join(cells) + f" | {delta} | " + (f"{p:.2f}" if p is not None else "lost") + " |")
     md += ["", "Printed: Table 2's Hayes-Roth row where the method is certain (multinomial-rf.md §3.3; MRF's cell is "
            "lost). Majority class: 51 of 132 rows (38.6 %)."]
-    with open(os.path.join(result_dir, "table-2b.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
-    with open(os.path.join(result_dir, "table-2b.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["dataset", "method", "accuracy_pct", "sd_pct", "n_folds"])
-        w.writeheader()
-        w.writerows(out)
-    print("\n".join(md))
+    write_md_csv(result_dir, "table-2b", md, out, ["dataset", "method", "accuracy_pct", "sd_pct", "n_folds"])
 
 
 if __name__ == "__main__":

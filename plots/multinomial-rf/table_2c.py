@@ -5,15 +5,13 @@ with the m_s whose mean lies closest to it. Reads only results.csv and published
 table-2c.csv next to results.csv.
 
 usage: table_2c.py RESULT_DIR"""
-import csv
 import os
-import statistics
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import load_rows, metric  # noqa: E402
+from common import load_rows, metric, summarize, write_md_csv  # noqa: E402
 from table_2 import published  # noqa: E402
 
 
@@ -39,11 +37,10 @@ def main():
     for d in datasets:
         means = {}
         for m in order:
-            v = acc.get((d, m), [])
-            if v:
-                means[m] = statistics.fmean(v)
-                out.append({"dataset": d, "m_s": m, "accuracy_pct": f"{means[m]:.4f}",
-                            "sd_pct": f"{statistics.stdev(v) if len(v) > 1 else 0.0:.4f}", "n_folds": len(v)})
+            mu, sd, n = summarize(acc.get((d, m), []))
+            if n:
+                means[m] = mu
+                out.append({"dataset": d, "m_s": m, "accuracy_pct": f"{mu:.4f}", "sd_pct": f"{sd:.4f}", "n_folds": n})
         p = pub.get((d, "Denil14"))
         cells = [f"{means[m]:.2f}" if m in means else "—" for m in order]
         if p is not None and means:
@@ -54,13 +51,7 @@ def main():
         md.append(f"| {d} | " + (f"{p:.2f}" if p is not None else "—") + " | " + " | ".join(cells) + tail)
     md += ["", "Printed: Table 2's Denil14 column (multinomial-rf.md §3.3). m_s: per candidate feature, the split "
            "search is restricted to the range of m_s randomly drawn node points (§2.2); Table 2 ran m_s = 0."]
-    with open(os.path.join(result_dir, "table-2c.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
-    with open(os.path.join(result_dir, "table-2c.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["dataset", "m_s", "accuracy_pct", "sd_pct", "n_folds"])
-        w.writeheader()
-        w.writerows(out)
-    print("\n".join(md))
+    write_md_csv(result_dir, "table-2c", md, out, ["dataset", "m_s", "accuracy_pct", "sd_pct", "n_folds"])
 
 
 if __name__ == "__main__":
