@@ -7,6 +7,10 @@
 
 namespace dpf {
 
+Release Model::released() const {
+  fail("this model does not expose its released output (Model::released), so the privacy audit cannot read it");
+}
+
 std::vector<double> Predictions::class_score(int c) const {
   std::vector<double> s(label.size());
   for (std::size_t i = 0; i < s.size(); ++i) s[i] = value[i * static_cast<std::size_t>(n_classes) + static_cast<std::size_t>(c)];
@@ -106,6 +110,30 @@ std::vector<double> ForestModel::left_fraction() const {
         out.push_back(static_cast<double>(t.nodes()[static_cast<std::size_t>(nd.first_child)].count) /
                       static_cast<double>(nd.count));
   return out;
+}
+
+Release ForestModel::released() const {
+  // Per tree, every node in storage order (the grower's order depends only on the structure):
+  // kind, depth, feature, mask, child count (discrete) and threshold (continuous); then leaf values.
+  // Node counts are diagnostics and are left out.
+  Release r;
+  r.discrete.push_back(static_cast<int64_t>(trees_.size()));
+  for (const Tree& t : trees_) {
+    r.discrete.push_back(static_cast<int64_t>(t.nodes().size()));
+    for (const Node& n : t.nodes()) {
+      r.discrete.push_back(static_cast<int64_t>(n.kind));
+      r.discrete.push_back(n.depth);
+      if (n.kind == SplitKind::kLeaf) {
+        for (double v : t.leaf_value(n.leaf)) r.continuous.push_back(v);
+        continue;
+      }
+      r.discrete.push_back(n.feature);
+      r.discrete.push_back(n.n_children);
+      if (n.kind == SplitKind::kSubset) r.discrete.push_back(static_cast<int64_t>(n.mask));
+      if (n.kind == SplitKind::kThreshold) r.continuous.push_back(n.threshold);
+    }
+  }
+  return r;
 }
 
 std::string ForestModel::describe() const {

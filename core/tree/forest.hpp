@@ -36,6 +36,7 @@ class ForestModel : public Model {
   Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override;
   ModelStats stats() const override;
   std::string describe() const override;
+  Release released() const override;
   // Balance diagnostics (dipreme.md §8): every leaf's training count / n_train, and per binary
   // internal node with rows the fraction of them sent to child 0.
   std::vector<double> leaf_occupancy() const;

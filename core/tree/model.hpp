@@ -33,6 +33,17 @@ struct ModelStats {
   double mean_depth = 0.0;
 };
 
+// The released output of a fit: what a model publishes and an adversary sees (structure, split
+// features, thresholds or masks, leaf values), and nothing else (no occupancies, no diagnostics, no
+// ledger). Discrete parts (structure, features, masks, labels) are exact; continuous parts
+// (thresholds, noisy leaf values) are kept apart so that a privacy audit can discretise them, which is
+// post-processing. Two fits release the same output iff both vectors are equal.
+struct Release {
+  std::vector<int64_t> discrete;
+  std::vector<double> continuous;
+  bool operator==(const Release&) const = default;
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -44,6 +55,9 @@ class Model {
   // releases private output (matrix-rf batch prediction) can report the epsilon it spent there and
   // algorithm-specific diagnostics. Default: none (existing algorithms' rows are unchanged).
   virtual std::vector<std::pair<std::string, std::string>> extra_columns() const { return {}; }
+  // The full released output (see Release). Default: throws dpf::Error naming the model, for models
+  // that do not expose it yet (the privacy audit cannot read them).
+  virtual Release released() const;
 };
 
 struct FitContext {
