@@ -49,6 +49,28 @@ std::vector<AlgorithmInfo> build_table() {
           a.params.push_back(quirks_param(a.quirks));
         }
       }
+      if (!a.privacy_bound) {
+        const bool priv = a.private_algorithm;
+        a.privacy_bound = [priv](const Params& p, TaskKind) {
+          const double e = priv ? p.get_double("epsilon") : 0.0;
+          return PrivacyBound{e, e, 0.0};
+        };
+      }
+      if (a.private_algorithm) {
+        // One rule for every family: a label of epsilon-DP must hold at the nominal epsilon.
+        auto status = a.privacy_status;
+        auto bound = a.privacy_bound;
+        a.privacy_status = [status, bound](const Params& p, TaskKind t) -> std::string {
+          std::string s = status(p, t);
+          const double nominal = p.get_double("epsilon");
+          const PrivacyBound b = bound(p, t);
+          if (s == "epsilon-DP" && !(b.epsilon <= nominal * (1 + 1e-9)))
+            s = "published, not epsilon-DP at the nominal epsilon: the configuration spends up to " +
+                canonical_number(b.epsilon) + " (epsilon_apriori), not the nominal " + canonical_number(nominal) +
+                "; it is epsilon-DP at epsilon_apriori";
+          return s;
+        };
+      }
       t.push_back(std::move(a));
     }
   };

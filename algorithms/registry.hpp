@@ -18,6 +18,17 @@ struct QuirkSpec {
   std::string doc;  // what the authors' code did and where the spec records it
 };
 
+// The a-priori privacy guarantee of a resolved configuration: the most any fit of it may spend,
+// fixed before seeing data (issue "Privacy first", finding 6). A fit's ledger can spend less (levels
+// that are not grown, stops); the row records both. `epsilon` bounds the claimed accounting
+// (PrivacyLedger::spent), `epsilon_conservative` the conservative one (claimed-parallel scopes
+// summed); +inf where no data-independent bound exists. delta is 0 for every pure-epsilon algorithm.
+struct PrivacyBound {
+  double epsilon = 0.0;
+  double epsilon_conservative = 0.0;
+  double delta = 0.0;
+};
+
 struct AlgorithmInfo {
   std::string name;
   std::string summary;
@@ -28,7 +39,11 @@ struct AlgorithmInfo {
   bool private_algorithm = true;  // takes `epsilon`
   // Privacy status of the resolved configuration: "epsilon-DP", "non-private", or
   // "published, not epsilon-DP: <reason>" (privacy.md §6).
+  // A configuration whose a-priori epsilon exceeds its nominal `epsilon` is never labelled epsilon-DP:
+  // the registry rewrites that label to "published, not epsilon-DP at the nominal epsilon: ...".
   std::function<std::string(const Params&, TaskKind)> privacy_status;
+  // Unset: {epsilon, epsilon, 0} for private algorithms, {0, 0, 0} for non-private ones (set by the registry).
+  std::function<PrivacyBound(const Params&, TaskKind)> privacy_bound;
   std::function<std::unique_ptr<Learner>(const Params&, const Schema&)> make;
 
   bool supports(TaskKind t) const;

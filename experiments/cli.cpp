@@ -127,6 +127,9 @@ std::string describe_model(const std::string& algorithm, const std::string& data
   w.end_object();
   w.field("privacy_status", info.privacy_status(p, data.task()));
   if (info.private_algorithm) {
+    const PrivacyBound b = info.privacy_bound(p, data.task());
+    w.field("epsilon_apriori", b.epsilon).field("epsilon_apriori_conservative", b.epsilon_conservative);
+    w.field("delta_apriori", b.delta);
     w.field("epsilon_spent", ctx.ledger.spent());
     w.field("epsilon_spent_conservative", ctx.ledger.spent_conservative());
     w.field("ledger_certified", ctx.ledger.certified());

@@ -122,6 +122,12 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
   row.set("epsilon_requested", priv ? cell.params.text("epsilon") : "inf");
   row.set("epsilon_spent", priv ? format_double(fit.ledger.spent()) : "0");
   row.set("epsilon_spent_conservative", priv ? format_double(fit.ledger.spent_conservative()) : "0");
+  // The a-priori guarantee of the configuration (fixed before the data is read) next to what this
+  // fit's ledger composed, which can be less (levels not grown, early stops).
+  const PrivacyBound bound = info.privacy_bound(cell.params, task);
+  row.set("epsilon_apriori", priv ? format_double(bound.epsilon) : "0");
+  row.set("epsilon_apriori_conservative", priv ? format_double(bound.epsilon_conservative) : "0");
+  row.set("delta_apriori", priv ? format_double(bound.delta) : "0");
   row.set("privacy_status", info.privacy_status(cell.params, task));
   row.set("ledger_certified", priv ? (fit.ledger.certified() ? "true" : "false") : "n/a");
   row.set("neighbours", "add/remove-one");

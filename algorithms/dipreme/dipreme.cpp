@@ -5,7 +5,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
-#include "algorithms/dipreme/occupancy.hpp"
+#include "algorithms/common/occupancy.hpp"
 #include "algorithms/dipreme/split.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
@@ -42,9 +42,14 @@ class DiPrimeLearner : public Learner {
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     // §6.1 depth rule: d_part = floor(log2(n_train / (occ N_T))) for partitioned forests, else d_full.
+    // Strict: n is private (add/remove-one), so the rule reads a noisy n paid from the budget (occupancy.hpp).
     DiPrimeParams p_ = p0_;
-    if (p_.occupancy > 0)
-      p_.max_depth = occupancy_depth(rows.size(), p_.occupancy, 2.0, p_.partition ? p_.n_trees : 1);
+    const double epsilon_total = p_.epsilon;
+    if (p_.occupancy > 0) {
+      const RowCountForDepth n(ctx, rows.size(), p_.epsilon, p_.n_epsilon_share, p_.strict);
+      p_.max_depth = occupancy_depth(n.n(), p_.occupancy, 2.0, p_.partition ? p_.n_trees : 1);
+      p_.epsilon = n.epsilon_left();
+    }
     const bool clf = data.task() == TaskKind::kClassification;
     if (clf)
       require(data.n_classes() == 2, p_.name, ": classification is binary in the DiPriMe papers (dipreme.md §1); '",
@@ -65,7 +70,7 @@ class DiPrimeLearner : public Learner {
     spec.n_trees = p_.n_trees;
     spec.max_depth = p_.max_depth;
     spec.rows = p_.partition ? (p_.strict ? TreeRows::kRandomAssignment : TreeRows::kPartition) : TreeRows::kAll;
-    spec.epsilon = p_.epsilon;
+    spec.epsilon = epsilon_total;
     spec.vote = clf ? (p_.hard_vote ? Vote::kHard : Vote::kSoft) : Vote::kMean;
     return fit_forest(data, rows, ctx, spec, split, *leaf);
   }
@@ -118,12 +123,31 @@ std::string family_status(Family f, const Params& p, TaskKind task) {
   if (p.has("median_base") && p.get_string("median_base") == "uniform_positions")
     add("uniform_positions median draws r uniformly between order statistics, so r leaks data values (P7)");
   if (p.list_contains("reference_quirks", "double_epsilon_sweep")) add("spends 2x the nominal epsilon (§6.4 item 2)");
+  if (p.get_int("occupancy") > 0)
+    add("the occupancy depth rule reads the exact training-set size, which is private under add/remove-one (P11)");
   if (f == Family::kFlip && p.get_string("flip_numeric") == "code")
     add("PFM over data-dependent intervals with a ln(length) score (P3)");
   if (f != Family::kDiPriMe) add("attribute-selection sensitivity 4B²/N_n uses the private N_n (P4)");
   add("empty leaves switch to a uniform value (P5)");
   if (p.get_bool("partition")) add("array_split partition shifts rows between trees under add/remove (P9)");
   return "published, not epsilon-DP: " + why + " (dipreme.md §4)";
+}
+
+// A-priori bound (registry.hpp PrivacyBound). The ledger is checked against the total epsilon (2ε with
+// double_epsilon_sweep), so that bounds the claimed accounting. Conservatively, DiPriMeExp/Flip's K
+// candidate medians per node cost K ε_s instead of ε_s (privacy.md §6.5): per tree at most
+// d_max (K ε_s + ε_a) + ε_ℓ = ε_tree (ρ (K + 1) / 2 + 1 − ρ), since ε_s = ε_a = ρ ε_tree / (2 d_max); the
+// noisy n of a strict occupancy rule (ε_n) comes on top of the trees' share.
+PrivacyBound family_bound(Family f, const Params& p) {
+  double eps = p.get_double("epsilon");
+  if (p.list_contains("reference_quirks", "double_epsilon_sweep")) eps *= 2;
+  PrivacyBound b{eps, eps, 0.0};
+  if (f == Family::kExp || f == Family::kFlip) {
+    const double share = p.get_bool("strict") && p.get_int("occupancy") > 0 ? p.get_double("n_epsilon_share") : 0.0;
+    const double eps_n = share * eps, rho = p.get_double("rho"), k = p.get_int("k");
+    b.epsilon_conservative = eps_n + (eps - eps_n) * std::max(1.0, rho * (k + 1) / 2 + 1 - rho);
+  }
+  return b;
 }
 
 AlgorithmInfo family_entry(Family f) {
@@ -152,6 +176,7 @@ AlgorithmInfo family_entry(Family f) {
   a.params.push_back({"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T trees"});
   a.params.push_back({"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "d_max (splits at depths 0..d_max-1)"});
   a.params.push_back(occupancy_param("floor(log2(n_train / (occupancy N_T))) when partitioned, else floor(log2(n_train / occupancy))"));
+  if (a.private_algorithm) a.params.push_back(n_epsilon_share_param());
   if (f != Family::kDiPriMe)
     a.params.push_back({"k", ParamType::kInt, "5", 1, 1e6, false, {}, "K candidate attributes per node"});
   if (a.private_algorithm)
@@ -173,6 +198,7 @@ AlgorithmInfo family_entry(Family f) {
   a.params.push_back(strict_param());
   a.params.push_back(quirks_param(a.quirks));
   a.privacy_status = [f](const Params& p, TaskKind t) { return family_status(f, p, t); };
+  if (a.private_algorithm) a.privacy_bound = [f](const Params& p, TaskKind) { return family_bound(f, p); };
   a.make = [f, name = a.name](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     DiPrimeParams d;
     d.name = name;
@@ -180,6 +206,7 @@ AlgorithmInfo family_entry(Family f) {
     d.n_trees = p.get_int("n_trees");
     d.max_depth = p.get_int("max_depth");
     d.occupancy = p.get_int("occupancy");
+    if (p.has("n_epsilon_share")) d.n_epsilon_share = p.get_double("n_epsilon_share");
     d.k = f == Family::kDiPriMe ? 1 : p.get_int("k");
     d.rho = f == Family::kMedian ? 0.5 : p.get_double("rho");
     d.partition = p.get_bool("partition");

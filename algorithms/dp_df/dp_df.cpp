@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "algorithms/common/forest_fit.hpp"
-#include "algorithms/dipreme/occupancy.hpp"
+#include "algorithms/common/occupancy.hpp"
 #include "algorithms/dp_df/prune.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
@@ -19,6 +19,7 @@ struct DpDfParams {
   int n_trees = 10;
   int max_height = 3;      // h: at most h nodes on a root-to-leaf path (splits at depths 0..h-2)
   int occupancy = 0;       // > 0: h = d_mult = floor(log5(n_train / occupancy))
+  double n_epsilon_share = 0.05;  // strict with occupancy > 0: share of epsilon spent on the noisy n
   bool strict = false;     // global Gini-gain sensitivity 1 instead of the AusDM local sensitivity
   bool asrun = false;      // authors_asrun: every record gets the root's noisy majority
   bool half_epsilon = false;
@@ -209,12 +210,19 @@ class DpDfLearner : public Learner {
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     DpDfParams p_ = p0_;
-    if (p_.occupancy > 0) p_.max_height = occupancy_depth(rows.size(), p_.occupancy, 5.0, 1);
+    // Strict: the occupancy rule reads a noisy n paid from the budget (common/occupancy.hpp).
+    const double epsilon_total = p_.half_epsilon ? p_.epsilon / 2.0 : p_.epsilon;
+    double eps_n = 0.0;
+    if (p_.occupancy > 0) {
+      const RowCountForDepth n(ctx, rows.size(), epsilon_total, p_.n_epsilon_share, p_.strict);
+      p_.max_height = occupancy_depth(n.n(), p_.occupancy, 5.0, 1);
+      eps_n = n.epsilon_n();
+    }
     for (const Feature& f : data.schema().features)
       require(f.kind == FeatureKind::kCategorical, "dp-df: feature '", f.name,
               "' is numeric; DP-DF takes binned inputs (set `preprocess: {bins: 5}` for it, dipreme.md §6.1)");
     // half_epsilon: the notebooks ran DP-DF at ε/2 (sweeps) and 1.0 for the nominal 2 (Table 2).
-    const double eps = p_.half_epsilon ? p_.epsilon / 2.0 : p_.epsilon;
+    const double eps = epsilon_total - eps_n;
     // §3.5: ε_query = ε / (N_T (2h - 1)): two queries per internal node and one per leaf on a path of
     // h nodes, every tree on all records (sequential composition over trees).
     const double eps_query = eps / (p_.n_trees * (2.0 * p_.max_height - 1.0));
@@ -227,7 +235,7 @@ class DpDfLearner : public Learner {
     spec.n_trees = p_.n_trees;
     spec.max_depth = p_.max_height - 1;
     spec.rows = TreeRows::kAll;
-    spec.epsilon = eps;
+    spec.epsilon = epsilon_total;
     spec.vote = Vote::kWeighted;  // each tree votes its leaf's majority with weight majority / noisy size
     std::unique_ptr<Model> model = fit_forest(data, rows, ctx, spec, split, leaf);
     if (!p_.prune) return model;
@@ -271,6 +279,7 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
       {"max_height", ParamType::kInt, "3", 1, 40, false, {},
        "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths 0..h-2)"},
       occupancy_param("h = d_mult = floor(log5(n_train / occupancy))"),
+      n_epsilon_share_param(),
       {"prune", ParamType::kBool, "false", 0, 1, false, {},
        "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] Fig. 3, off "
        "for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are all leaves becomes a "
@@ -284,8 +293,10 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
   };
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
-    return "published, not epsilon-DP: the Gini-gain EM uses the local sensitivity at the noisy node size "
-           "(dipreme.md §4 P10)";
+    std::string s = "published, not epsilon-DP: the Gini-gain EM uses the local sensitivity at the noisy node size "
+                    "(dipreme.md §4 P10)";
+    if (p.get_int("occupancy") > 0) s += "; the occupancy depth rule reads the exact n, private under add/remove-one (P11)";
+    return s;
   };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     DpDfParams d;
@@ -294,6 +305,7 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
     d.n_trees = p.get_int("n_trees");
     d.max_height = p.get_int("max_height");
     d.occupancy = p.get_int("occupancy");
+    d.n_epsilon_share = p.get_double("n_epsilon_share");
     d.strict = p.get_bool("strict");
     d.asrun = p.list_contains("reference_quirks", "authors_asrun");
     d.half_epsilon = p.list_contains("reference_quirks", "half_epsilon");

@@ -5,7 +5,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
-#include "algorithms/dipreme/occupancy.hpp"
+#include "algorithms/common/occupancy.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -41,15 +41,24 @@ class RandomSplit : public SplitPolicy {
 
 class DpErtLearner : public Learner {
  public:
-  DpErtLearner(double epsilon, int n_trees, int max_depth, bool strict, int occupancy)
-      : epsilon_(epsilon), n_trees_(n_trees), max_depth_(max_depth), strict_(strict), occupancy_(occupancy) {}
+  DpErtLearner(double epsilon, int n_trees, int max_depth, bool strict, int occupancy, double n_share)
+      : epsilon_(epsilon), n_trees_(n_trees), max_depth_(max_depth), strict_(strict), occupancy_(occupancy),
+        n_share_(n_share) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     const bool clf = data.task() == TaskKind::kClassification;
     for (const Feature& f : data.schema().features)
       require(f.kind == FeatureKind::kNumeric || f.n_categories() <= 64, "dp-ert: categorical feature '", f.name,
               "' has more than 64 categories");
-    const double eps_leaf = epsilon_ / n_trees_;  // all data in every tree: sequential composition
+    // Strict: the occupancy rule reads a noisy n paid from the budget (common/occupancy.hpp).
+    int depth = max_depth_;
+    double epsilon = epsilon_;
+    if (occupancy_ > 0) {
+      const RowCountForDepth n(ctx, rows.size(), epsilon_, n_share_, strict_);
+      depth = occupancy_depth(n.n(), occupancy_, 2.0, 1);
+      epsilon = n.epsilon_left();
+    }
+    const double eps_leaf = epsilon / n_trees_;  // all data in every tree: sequential composition
     RandomSplit split;
     std::unique_ptr<LeafPolicy> leaf;
     if (clf) leaf = std::make_unique<ClassCountLeaf>(static_cast<int>(data.n_classes()), eps_leaf, strict_, true);
@@ -57,7 +66,7 @@ class DpErtLearner : public Learner {
     ForestFitSpec spec;
     spec.algorithm = "dp-ert";
     spec.n_trees = n_trees_;
-    spec.max_depth = occupancy_ > 0 ? occupancy_depth(rows.size(), occupancy_, 2.0, 1) : max_depth_;
+    spec.max_depth = depth;
     spec.rows = TreeRows::kAll;
     spec.epsilon = epsilon_;
     spec.vote = clf ? Vote::kSoft : Vote::kMean;
@@ -69,6 +78,7 @@ class DpErtLearner : public Learner {
   int n_trees_, max_depth_;
   bool strict_;
   int occupancy_;
+  double n_share_;
 };
 
 }  // namespace
@@ -89,20 +99,24 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
       {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T"},
       {"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "depth of every tree (d_full in the papers)"},
       occupancy_param("d_full = floor(log2(n_train / occupancy))"),
+      n_epsilon_share_param(),
       strict_param(),
       quirks_param(a.quirks),
   };
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
-    if (task == TaskKind::kRegression)
-      return "published, not epsilon-DP: leaf noise scale depends on the private leaf count (privacy.md §6.2)";
-    return "published, not epsilon-DP: empty leaves switch to a uniform value, a data-dependent branch "
-           "(dipreme.md §4 P5)";
+    std::string s = task == TaskKind::kRegression
+                        ? "published, not epsilon-DP: leaf noise scale depends on the private leaf count (privacy.md §6.2)"
+                        : "published, not epsilon-DP: empty leaves switch to a uniform value, a data-dependent branch "
+                          "(dipreme.md §4 P5)";
+    if (p.get_int("occupancy") > 0)
+      s += "; the occupancy depth rule reads the exact training-set size, private under add/remove-one (P11)";
+    return s;
   };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     check_epsilon_param("dp-ert", p.get_double("epsilon"));
     return std::make_unique<DpErtLearner>(p.get_double("epsilon"), p.get_int("n_trees"), p.get_int("max_depth"),
-                                          p.get_bool("strict"), p.get_int("occupancy"));
+                                          p.get_bool("strict"), p.get_int("occupancy"), p.get_double("n_epsilon_share"));
   };
   return {a};
 }

@@ -6,7 +6,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
-#include "algorithms/dipreme/occupancy.hpp"
+#include "algorithms/common/occupancy.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
@@ -19,6 +19,7 @@ struct DpRfParams {
   int n_trees = 10;
   int max_depth = 3;         // d_mult in the papers' tables
   int occupancy = 0;         // > 0: max_depth = d_mult = floor(log5(n_train / occupancy))
+  double n_epsilon_share = 0.05;  // strict with occupancy > 0: share of epsilon spent on the noisy n
   int k = 0;                 // candidate attributes per node; 0 = all
   double subsample = 1.0;    // b: one subsample of floor(b n) rows shared by all trees
   bool strict = false;
@@ -211,8 +212,14 @@ class DpRfLearner : public Learner {
   explicit DpRfLearner(DpRfParams p) : p0_(p) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
+    // Strict: the occupancy rule reads a noisy n paid from the budget (common/occupancy.hpp).
     DpRfParams p_ = p0_;
-    if (p_.occupancy > 0) p_.max_depth = occupancy_depth(rows.size(), p_.occupancy, 5.0, 1);
+    const double epsilon_total = p_.epsilon;
+    if (p_.occupancy > 0) {
+      const RowCountForDepth n(ctx, rows.size(), p_.epsilon, p_.n_epsilon_share, p_.strict);
+      p_.max_depth = occupancy_depth(n.n(), p_.occupancy, 5.0, 1);
+      p_.epsilon = n.epsilon_left();
+    }
     for (const Feature& f : data.schema().features)
       require(f.kind == FeatureKind::kCategorical, "dp-rf: feature '", f.name,
               "' is numeric; DP-RF takes binned inputs (set `preprocess: {bins: 5}` for it, dipreme.md §6.1)");
@@ -233,7 +240,7 @@ class DpRfLearner : public Learner {
     spec.n_trees = p_.n_trees;
     spec.max_depth = p_.max_depth;
     spec.rows = TreeRows::kAll;
-    spec.epsilon = p_.epsilon;
+    spec.epsilon = epsilon_total;
     if (data.task() == TaskKind::kClassification) {
       Stash stash;
       DpRfClfSplit split(p_, eps_level, data.n_classes(), stash);
@@ -245,7 +252,7 @@ class DpRfLearner : public Learner {
     // dprf_reg_split_eps (§3.4, §4 P8): the code's split EM uses the whole ε_tree at every level.
     const double eps_select = p_.split_eps_quirk ? eps_tree : eps_level / 2.0;
     if (p_.split_eps_quirk)  // the ledger shows what that spends: d_max ε_tree + the leaf, per tree
-      spec.epsilon = p_.n_trees * (p_.max_depth * eps_tree + eps_level / 2.0) * (1 + 1e-12);
+      spec.epsilon = (epsilon_total - p_.epsilon + p_.n_trees * (p_.max_depth * eps_tree + eps_level / 2.0)) * (1 + 1e-12);
     DpRfRegSplit split(p_, eps_select, lo, hi);
     std::unique_ptr<LeafPolicy> leaf;
     if (p_.strict) leaf = std::make_unique<MeanLeaf>(lo, hi, eps_level / 2.0, true);
@@ -278,21 +285,42 @@ std::vector<AlgorithmInfo> dp_rf_algorithms() {
       {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T"},
       {"max_depth", ParamType::kInt, "3", 1, 40, false, {}, "d_max (d_mult = floor(log5(n_train/occ)) in the papers)"},
       occupancy_param("d_mult = floor(log5(n_train / occupancy))"),
+      n_epsilon_share_param(),
       {"k", ParamType::kInt, "0", 0, 1e6, false, {}, "candidate attributes per node (0 = all, the Tables)"},
       {"subsample", ParamType::kDouble, "1", 0, 1, true, {}, "b: one subsample of floor(b n) rows shared by all trees"},
       strict_param(),
       quirks_param(a.quirks),
   };
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
+    const bool exact_n = p.get_int("occupancy") > 0 && !p.get_bool("strict");
     if (task == TaskKind::kClassification || p.get_bool("strict")) {
       if (p.list_contains("reference_quirks", "dprf_reg_split_eps") && task == TaskKind::kRegression)
         return "published, not epsilon-DP: split EM spends ε_tree per level beyond the nominal budget (dipreme.md §4 P8)";
+      if (exact_n)
+        return "published, not epsilon-DP: the occupancy depth rule reads the exact training-set size, private under "
+               "add/remove-one (dipreme.md §4 P11; strict pays for a noisy n)";
       return "epsilon-DP";
     }
     std::string s = "published, not epsilon-DP: leaf noise scale depends on the private count (P2); selection "
                     "Δ = 4B²/n uses the private n (P4)";
     if (p.list_contains("reference_quirks", "dprf_reg_split_eps")) s += "; split EM spends ε_tree per level (P8)";
+    if (exact_n) s += "; the occupancy depth rule reads the exact n (P11)";
     return s + " (dipreme.md §4)";
+  };
+  // A subsample of fixed size floor(b n) < n: under add/remove-one the added row can replace another in
+  // the sample, a replace-one change that an add/remove epsilon-DP tree pays with up to 2 epsilon (group
+  // privacy); the a-priori bound says so and the registry then withholds the epsilon-DP label.
+  a.privacy_bound = [](const Params& p, TaskKind task) {
+    const double e = p.get_double("epsilon");
+    PrivacyBound b{e, e, 0.0};
+    if (p.get_double("subsample") < 1.0) b.epsilon = b.epsilon_conservative = 2 * e;
+    if (task == TaskKind::kRegression && p.list_contains("reference_quirks", "dprf_reg_split_eps")) {
+      // d_max ε_tree per tree for the splits plus the leaf: d_max ε + ε / (2 (d_max + 1)); the depth is data
+      // dependent under the occupancy rule, so no data-independent bound exists then.
+      const double d = p.get_int("max_depth");
+      b.epsilon = b.epsilon_conservative = p.get_int("occupancy") > 0 ? HUGE_VAL : d * e + e / (2 * (d + 1));
+    }
+    return b;
   };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     DpRfParams d;
@@ -301,6 +329,7 @@ std::vector<AlgorithmInfo> dp_rf_algorithms() {
     d.n_trees = p.get_int("n_trees");
     d.max_depth = p.get_int("max_depth");
     d.occupancy = p.get_int("occupancy");
+    d.n_epsilon_share = p.get_double("n_epsilon_share");
     d.k = p.get_int("k");
     d.subsample = p.get_double("subsample");
     d.strict = p.get_bool("strict");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/common/occupancy.hpp"
 #include "algorithms/smooth_rdf/rdf_forest.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 #include "core/privacy/mechanisms.hpp"
@@ -10,14 +11,14 @@
 
 namespace dpf {
 
-int jpw_depth(const std::vector<int>& branching, std::size_t n, bool round_up) {
+int jpw_depth(const std::vector<int>& branching, double n, bool round_up) {
   require(!branching.empty() && n >= 1, "jpw depth: need features and training rows");
   double b = 0.0;
   for (int v : branching) b += v;
   b /= static_cast<double>(branching.size());
   const double half_m = static_cast<double>(branching.size()) / 2.0;
   // Fletcher & Islam §5.2: d = min(m/2, log_b n - 1); rounding not stated (§7.2).
-  const double d = b > 1.0 ? std::min(half_m, std::log(static_cast<double>(n)) / std::log(b) - 1.0) : half_m;
+  const double d = b > 1.0 ? std::min(half_m, std::log(n) / std::log(b) - 1.0) : half_m;
   const double r = round_up ? std::ceil(d - 1e-12) : std::floor(d + 1e-12);
   return std::max(0, static_cast<int>(r));
 }
@@ -26,8 +27,9 @@ namespace {
 
 class JpwLearner : public Learner {
  public:
-  JpwLearner(RdfSpec spec, std::string rule, int fixed, bool round_up)
-      : spec_(std::move(spec)), rule_(std::move(rule)), fixed_(fixed), round_up_(round_up) {}
+  JpwLearner(RdfSpec spec, std::string rule, int fixed, bool round_up, bool strict, double n_share)
+      : spec_(std::move(spec)), rule_(std::move(rule)), fixed_(fixed), round_up_(round_up), strict_(strict),
+        n_share_(n_share) {}
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     RdfSpec s = spec_;
     if (rule_ == "jpw") {
@@ -35,7 +37,12 @@ class JpwLearner : public Learner {
       RandomTreeSchema sc = random_tree_schema(data, rows, s.domains_from_training, 0);
       std::vector<int> branching;
       for (std::size_t f = 0; f < sc.discrete.size(); ++f) branching.push_back(sc.discrete[f] ? sc.n_values[f] : 2);
-      s.depth = jpw_depth(branching, rows.size(), round_up_);
+      // Published: the exact n (private under add/remove-one). Strict: a noisy n, paid from epsilon, and
+      // the trees get the rest (common/occupancy.hpp).
+      const RowCountForDepth n(ctx, rows.size(), s.epsilon, n_share_, strict_);
+      s.depth = jpw_depth(branching, n.n(), round_up_);
+      s.epsilon_total = s.epsilon;
+      s.epsilon = n.epsilon_left();
     } else {
       int cont = 0, disc = 0;
       for (const Feature& f : data.schema().features) (f.kind == FeatureKind::kNumeric ? cont : disc)++;
@@ -49,6 +56,8 @@ class JpwLearner : public Learner {
   std::string rule_;
   int fixed_;
   bool round_up_;
+  bool strict_;
+  double n_share_;
 };
 
 }  // namespace
@@ -74,14 +83,24 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
        "(smooth-rdf.md §5.2, §7.8, open in the paper): coded = fraction of trees voting for the class; original = "
        "the summed noisy counts, clamped at 0 and normalised"},
       {"domains", ParamType::kString, "training", 0, 0, false, {"training", "public"},
-       "feature domains from the training rows (authors' code) or the registry"},
+       "feature domains and class set from the training rows (authors' code) or the registry"},
+      n_epsilon_share_param(),
   };
   a.params.push_back(strict_param());
   a.params.push_back(quirks_param(a.quirks));
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
-    if (p.get_bool("strict") || p.get_string("domains") == "public") return "epsilon-DP";
-    return "published, not epsilon-DP: feature domains (and, for depth_rule jpw, the branching factor) come from the training "
-           "rows (smooth-rdf.md §1.2); the leaf noise itself is the Laplace mechanism";
+    if (p.get_bool("strict")) return "epsilon-DP";
+    std::string why;
+    auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+    if (p.get_string("domains") == "training")
+      add("feature domains, the class set (and, for depth_rule jpw, the branching factor) come from the training rows "
+          "(smooth-rdf.md §1.2)");
+    if (p.get_string("depth_rule") == "jpw") add("the depth min(m/2, log_b n - 1) reads the exact n, private under add/remove-one");
+    if (p.get_string("version") == "coded")
+      add("tied noisy counts go to the class seen first among the leaf's rows (row order), and empty leaves get a uniform "
+          "label instead of the noisy-count argmax");
+    if (why.empty()) return "epsilon-DP";
+    return "published, not epsilon-DP: " + why + "; strict repairs each (the leaf noise itself is the Laplace mechanism)";
   };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     RdfSpec s;
@@ -91,9 +110,12 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
     check_epsilon(s.epsilon, "jpw epsilon");
     s.disjoint = false;  // every tree sees all rows: epsilon / tau per tree
     s.domains_from_training = p.get_string("domains") == "training" && !p.get_bool("strict");
+    s.classes_from_training = s.domains_from_training;
+    s.random_ties = p.get_bool("strict");  // and empty leaves through the same mechanism
     s.release = p.get_string("version") == "coded" ? RdfRelease::kJpwCoded : RdfRelease::kJpwOriginal;
-    s.certified = !s.domains_from_training;
-    return std::make_unique<JpwLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"));
+    s.certified = p.get_bool("strict");
+    return std::make_unique<JpwLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"),
+                                        p.get_bool("strict"), p.get_double("n_epsilon_share"));
   };
   return {a};
 }

@@ -9,6 +9,11 @@
 //            empty leaves uniform; majority vote;
 //   original (reconstructed from memory of JPW, [R] in the spec): Lap(tau/eps) on every class count
 //            of every leaf, empty ones included; predict the largest noisy count summed over trees.
+// strict (epsilon-DP under add/remove-one; the published rules above leak, issue "Privacy first"):
+//   public feature domains and the schema's public class list; depth_rule jpw reads a noisy n paid
+//   with n_epsilon_share of epsilon (common/occupancy.hpp); coded ties go to a uniformly drawn tied
+//   class (the leaf's own stream, not the order of its rows); empty leaves run the same noisy-count
+//   argmax on zero counts instead of a uniform label.
 // AUC score (Predictions::value; smooth-rdf.md §5.2, §7.8 leave it open): coded = the fraction of trees
 // voting for the class, original = the summed noisy counts clamped at 0 and normalised. A per-tree
 // noisy leaf frequency (Fan et al.'s RDT average) scores higher; the measured gaps are recorded in
@@ -22,6 +27,6 @@ namespace dpf {
 
 std::vector<AlgorithmInfo> jpw_algorithms();  // jpw
 // d = min(m/2, log_b(n) - 1), floored (or ceiled), at least 0 (smooth-rdf.md §2.1).
-int jpw_depth(const std::vector<int>& branching, std::size_t n, bool round_up);
+int jpw_depth(const std::vector<int>& branching, double n, bool round_up);
 
 }  // namespace dpf

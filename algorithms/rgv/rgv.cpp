@@ -127,6 +127,11 @@ std::vector<AlgorithmInfo> rgv_algorithms() {
            "spend the full epsilon on all training rows; standard sequential composition gives tau * epsilon "
            "(epsilon_spent_conservative)";
   };
+  // Claimed: epsilon (RGV's notion); conservative: tau epsilon, every tree on all rows (strict: epsilon).
+  a.privacy_bound = [](const Params& p, TaskKind) {
+    const double e = p.get_double("epsilon");
+    return PrivacyBound{e, p.get_bool("strict") ? e : e * p.get_int("n_trees"), 0.0};
+  };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     check_epsilon_param("rgv", p.get_double("epsilon"));
     require(p.get_int("n_trees") >= 1, "rgv: n_trees must be >= 1");

@@ -205,6 +205,45 @@ RouteResult RandomTree::route(const RandomTreeSchema& schema, const Dataset& dat
   }
 }
 
+void RandomTree::walk(const RandomTreeSchema& schema, const std::function<void(int, double, int)>& node,
+                      const std::function<void(int32_t, uint64_t)>& leaf) const {
+  std::vector<double> lo(schema.lo), hi(schema.hi);
+  // stored >= 0: a stored node; -1: virtual (key, depth and the domains say where).
+  std::function<void(int32_t, uint64_t, int, uint64_t)> visit = [&](int32_t stored, uint64_t key, int depth, uint64_t used) {
+    int feature;
+    double threshold;
+    int n_children;
+    int32_t first = -1;
+    if (stored >= 0 && nodes_[static_cast<std::size_t>(stored)].feature != -2) {
+      const Node& n = nodes_[static_cast<std::size_t>(stored)];
+      if (n.feature == -1) return leaf(n.first_child, n.key);
+      feature = n.feature;
+      threshold = n.threshold;
+      n_children = n.n_children;
+      first = n.first_child;
+    } else {
+      const Draw d = draw_split(schema, key, depth, used, lo.data(), hi.data());
+      if (d.feature < 0) return leaf(-1, key);
+      feature = d.feature;
+      threshold = d.threshold;
+      n_children = d.n_children;
+    }
+    node(feature, threshold, n_children);
+    const auto f = static_cast<std::size_t>(feature);
+    for (int c = 0; c < n_children; ++c) {
+      const double old_lo = lo[f], old_hi = hi[f];
+      uint64_t u = used;
+      if (schema.discrete[f]) u |= uint64_t{1} << schema.bit[f];
+      else if (c == 0) hi[f] = threshold;
+      else lo[f] = threshold;
+      visit(first >= 0 ? first + c : -1, hash_combine(key, static_cast<uint64_t>(c)), depth + 1, u);
+      lo[f] = old_lo;
+      hi[f] = old_hi;
+    }
+  };
+  visit(0, nodes_[0].key, 0, 0);
+}
+
 double RandomTree::total_leaves(const RandomTreeSchema& schema) const {
   LeafCountExpectation expect(schema);
   double total = 0.0;

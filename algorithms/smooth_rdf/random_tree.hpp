@@ -16,6 +16,7 @@
 // for 100 trees x 2^15 leaves; the structure rules are the same.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -62,6 +63,12 @@ class RandomTree {
   // Number of leaves of the full (virtual) tree: exact for continuous-only trees (2^d), otherwise
   // stored leaves plus the expected leaf count of every unreached subtree (smooth-rdf.md §1.4).
   double total_leaves(const RandomTreeSchema& schema) const;
+  // Walks the full (virtual) tree depth first, children in index order: node(feature, threshold,
+  // n_children) at every internal node, leaf(stored leaf index or -1, leaf key) at every leaf — the
+  // stored key for a stored leaf, the virtual key route() would give otherwise. For the released
+  // output (a privacy audit), so only for small trees: the walk visits every leaf of the full tree.
+  void walk(const RandomTreeSchema& schema, const std::function<void(int, double, int)>& node,
+            const std::function<void(int32_t, uint64_t)>& leaf) const;
 
  private:
   struct Node {

@@ -12,6 +12,33 @@ namespace dpf {
 
 namespace {
 
+// §2.1 v1 (authors' JAG code): noisy_c = max(0, trunc(n_c + Lap(tau/eps))) per class (the Laplace
+// mechanism on the leaf histogram, add/remove sensitivity 1: one record changes one count by one),
+// label = argmax. Ties: with `first_seen` (the authors' rule) the class seen first among the leaf's rows,
+// then absent classes in class order — a function of the private row order; without it (strict) a
+// tied class uniformly at random from the leaf's stream, so the label is post-processing of the noisy
+// counts alone.
+int jpw_coded_label(std::span<const int32_t> n, const int8_t* first_seen, double eps, Rng& rng) {
+  const std::size_t K = n.size();
+  double noisy[64] = {};
+  require(K <= 64, "jpw: at most 64 classes");
+  for (std::size_t c = 0; c < K; ++c) noisy[c] = std::max(0.0, std::trunc(laplace_mechanism(rng, n[c], 1.0, eps)));
+  if (first_seen != nullptr) {
+    auto rank = [&](std::size_t c) { return first_seen[c] >= 0 ? static_cast<int>(first_seen[c]) : 1000 + static_cast<int>(c); };
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < K; ++c)
+      if (noisy[c] > noisy[best] || (noisy[c] == noisy[best] && rank(c) < rank(best))) best = c;
+    return static_cast<int>(best);
+  }
+  const double top = *std::max_element(noisy, noisy + K);
+  uint64_t tied = 0;
+  for (std::size_t c = 0; c < K; ++c) tied += noisy[c] == top;
+  uint64_t pick = rng.below(tied);
+  for (std::size_t c = 0; c < K; ++c)
+    if (noisy[c] == top && pick-- == 0) return static_cast<int>(c);
+  return 0;
+}
+
 class RdfModel : public Model {
  public:
   RdfSpec spec;
@@ -26,8 +53,14 @@ class RdfModel : public Model {
   std::string ledger_summary;
 
   // Empty (virtual) leaf: one uniform label per leaf from its own stream (§1.4, §1.6), or JPW
-  // original's noisy zero counts.
+  // original's noisy zero counts. Strict JPW coded: the same noisy-count argmax as a non-empty leaf,
+  // on zero counts, from the stream a stored leaf at that position would use.
   int empty_label(uint64_t key) const {
+    if (spec.release == RdfRelease::kJpwCoded && spec.random_ties) {
+      Rng r = Rng(key).derive("leaf-release");
+      const std::vector<int32_t> zero(classes.size(), 0);
+      return jpw_coded_label(zero, nullptr, eps_tree, r);
+    }
     Rng r = Rng(key).derive("empty-leaf");
     return static_cast<int>(r.below(classes.size()));
   }
@@ -73,6 +106,42 @@ class RdfModel : public Model {
         out[classes[c]] = total > 0 ? std::max(0.0, acc[c]) / total : 1.0 / static_cast<double>(K);
     }
     return p;
+  }
+
+  // Released output: per tree the full tree's features and thresholds (data-dependent when domains come
+  // from the training rows) and every leaf's label or noisy counts, empty (virtual) leaves included.
+  Release released() const override {
+    Release r;
+    r.discrete.push_back(static_cast<int64_t>(trees.size()));
+    r.discrete.push_back(schema.depth);
+    r.discrete.push_back(static_cast<int64_t>(classes.size()));
+    for (int c : classes) r.discrete.push_back(c);
+    std::vector<double> tmp(classes.size());
+    for (std::size_t t = 0; t < trees.size(); ++t) {
+      trees[t].walk(
+          schema,
+          [&](int feature, double threshold, int n_children) {
+            r.discrete.push_back(feature);
+            r.discrete.push_back(n_children);
+            if (!schema.discrete[static_cast<std::size_t>(feature)]) r.continuous.push_back(threshold);
+          },
+          [&](int32_t leaf, uint64_t key) {
+            r.discrete.push_back(-1);
+            if (spec.release == RdfRelease::kJpwOriginal) {
+              if (leaf >= 0) {
+                const float* v = noisy[t].data() + static_cast<std::size_t>(leaf) * classes.size();
+                r.continuous.insert(r.continuous.end(), v, v + classes.size());
+              } else {
+                empty_noisy(key, tmp);
+                r.continuous.insert(r.continuous.end(), tmp.begin(), tmp.end());
+              }
+            } else {
+              r.discrete.push_back(classes[static_cast<std::size_t>(leaf >= 0 ? labels[t][static_cast<std::size_t>(leaf)]
+                                                                              : empty_label(key))]);
+            }
+          });
+    }
+    return r;
   }
 
   ModelStats stats() const override {
@@ -130,15 +199,22 @@ std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> ro
   RdfModel& M = *model;
   M.spec = spec;
   M.n_classes_all = static_cast<int>(data.n_classes());
-  // C = the labels present in the training data (§1.6).
+  // C = the labels present in the training data (§1.6, the authors' code), or every class of the
+  // schema's public class list: a class set read from the private rows is itself a release (a class
+  // absent from D is never output, one added row makes it possible: unbounded loss).
   std::vector<int> idx_of(data.n_classes(), -1);
-  for (uint32_t r : rows) idx_of[static_cast<std::size_t>(data.label(r))] = 0;
+  if (spec.classes_from_training) {
+    for (uint32_t r : rows) idx_of[static_cast<std::size_t>(data.label(r))] = 0;
+  } else {
+    std::fill(idx_of.begin(), idx_of.end(), 0);
+  }
   for (std::size_t c = 0; c < idx_of.size(); ++c)
     if (idx_of[c] == 0) {
       idx_of[c] = static_cast<int>(M.classes.size());
       M.classes.push_back(static_cast<int>(c));
     }
   require(!M.classes.empty(), spec.algorithm, ": no training rows");
+  require(spec.release != RdfRelease::kJpwCoded || M.classes.size() <= 64, spec.algorithm, ": at most 64 classes");
   const std::size_t K = M.classes.size();
   M.schema = random_tree_schema(data, rows, spec.domains_from_training, spec.depth);
   M.diag.depth = spec.depth;
@@ -200,7 +276,6 @@ std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> ro
     else lab.resize(L);
     std::size_t flipped = 0;
     double sens = 0.0;
-    std::vector<double> noisy(K);
     for (std::size_t l = 0; l < L; ++l) {
       std::span<const int32_t> n(counts.data() + l * K, K);
       Rng leaf_rng = Rng(tree.leaf_key(static_cast<int32_t>(l))).derive("leaf-release");
@@ -210,19 +285,8 @@ std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> ro
         lab[l] = static_cast<int16_t>(priv ? release_leaf_label(spec.mechanism, n, M.eps_tree, leaf_rng)
                                            : release_leaf_label(LeafMechanism::kMajority, n, 0.0, leaf_rng));
       } else if (spec.release == RdfRelease::kJpwCoded) {
-        // §2.1 v1 (authors' JAG code): noisy_c = max(0, trunc(n_c + Lap(tau/eps))), argmax; ties to the
-        // class first seen in the leaf, then absent classes in class order. Laplace mechanism with
-        // add/remove sensitivity 1 per leaf histogram (one record changes one count by one).
-        for (std::size_t c = 0; c < K; ++c)
-          noisy[c] = std::max(0.0, std::trunc(laplace_mechanism(leaf_rng, n[c], 1.0, M.eps_tree)));
-        std::size_t best = 0;
-        auto rank = [&](std::size_t c) {
-          const int8_t s = first_seen[l * K + c];
-          return s >= 0 ? static_cast<int>(s) : 1000 + static_cast<int>(c);
-        };
-        for (std::size_t c = 1; c < K; ++c)
-          if (noisy[c] > noisy[best] || (noisy[c] == noisy[best] && rank(c) < rank(best))) best = c;
-        lab[l] = static_cast<int16_t>(best);
+        lab[l] = static_cast<int16_t>(
+            jpw_coded_label(n, spec.random_ties ? nullptr : first_seen.data() + l * K, M.eps_tree, leaf_rng));
       } else {
         // §2.1 v2: Laplace(tau/eps) on every class count (sensitivity 1), kept for summing.
         for (std::size_t c = 0; c < K; ++c)
@@ -244,7 +308,7 @@ std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> ro
   M.diag.mean_smooth_sensitivity = sens_sum / static_cast<double>(T);
   M.diag.total_leaves = leaves_sum;
   if (priv) {
-    ctx.ledger.check_within(spec.epsilon, spec.algorithm);
+    ctx.ledger.check_within(std::isnan(spec.epsilon_total) ? spec.epsilon : spec.epsilon_total, spec.algorithm);
     M.ledger_summary = ctx.ledger.summary();
   }
   return model;

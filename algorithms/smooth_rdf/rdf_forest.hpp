@@ -24,6 +24,12 @@ struct RdfSpec {
   int depth = 1;
   bool disjoint = true;               // §1.5: disjoint equal-size subsets, full epsilon per tree
   bool domains_from_training = true;  // §1.2: the authors' code takes domains from the training data
+  bool classes_from_training = true;  // §1.6: C = the labels present in the training rows (authors' code);
+                                      // false: the schema's public class list (a private release needs it)
+  bool random_ties = false;           // kJpwCoded: ties uniformly at random and empty leaves through the
+                                      // same noisy argmax (strict); false: the authors' rules
+  double epsilon_total = std::numeric_limits<double>::quiet_NaN();  // the ledger bound when a learner
+                                      // charged more than `epsilon` before fit_rdf (a noisy n); NaN: epsilon
   double epsilon = std::numeric_limits<double>::infinity();  // infinity: non-private
   RdfRelease release = RdfRelease::kLabel;
   LeafMechanism mechanism = LeafMechanism::kSmooth;

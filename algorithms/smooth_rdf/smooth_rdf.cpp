@@ -57,8 +57,8 @@ std::vector<ParamSpec> structure_params(const char* tree_data_default) {
        "disjoint: floor(n/tau) shuffled rows per tree, full epsilon each (§4.2); all: every row in every tree, "
        "epsilon/tau per tree (Fig. 5, eq. 14)"},
       {"domains", ParamType::kString, "training", 0, 0, false, {"training", "public"},
-       "training: continuous [min, max] and discrete values of the training rows (the authors' code, §1.2); "
-       "public: the registry's declared domains"},
+       "training: continuous [min, max] and discrete values of the training rows and the classes present in them "
+       "(the authors' code, §1.2, §1.6); public: the registry's declared domains and class list"},
   };
 }
 
@@ -87,8 +87,8 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
              "neighbouring leaf counts (0,1) vs (0,2) give a privacy loss of 2.13 at eps = 1, unbounded in j "
              "(privacy.md §6.1)";
     if (p.get_string("domains") == "training")
-      return "published, not epsilon-DP: feature domains are taken from the training rows (smooth-rdf.md §1.2); the leaf "
-             "mechanism itself is epsilon-DP";
+      return "published, not epsilon-DP: feature domains and the class set are taken from the training rows "
+             "(smooth-rdf.md §1.2, §1.6); the leaf mechanism itself is epsilon-DP";
     return "epsilon-DP";
   };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
@@ -106,6 +106,8 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
       s.domains_from_training = false;
       if (s.mechanism == LeafMechanism::kSmooth) s.mechanism = LeafMechanism::kPermuteAndFlip;
     }
+    // Public domains include the public class list (the schema's); the authors' code reads both from the rows.
+    s.classes_from_training = s.domains_from_training;
     s.certified = s.mechanism != LeafMechanism::kSmooth && !s.domains_from_training;
     return std::make_unique<RdfLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"));
   };

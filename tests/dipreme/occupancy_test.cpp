@@ -2,7 +2,7 @@
 // from n_train = floor(0.9 N) as our 90/10 holdout gives.
 #include <doctest/doctest.h>
 
-#include "algorithms/dipreme/occupancy.hpp"
+#include "algorithms/common/occupancy.hpp"
 
 using dpf::occupancy_depth;
 
