@@ -89,8 +89,10 @@ Preprocess parse_preprocess(const Ctx& c, const YAML::Node& n, const std::string
   allow_keys(c, n, where, {"target_scaling", "domains", "bins"});
   if (n["target_scaling"]) {
     p.target_scaling = scalar(c, n["target_scaling"], where + ".target_scaling");
-    if (p.target_scaling != "none" && p.target_scaling != "minmax" && p.target_scaling != "max")
-      c.error(where + ".target_scaling", "'" + p.target_scaling + "' is not one of none, minmax, max");
+    if (p.target_scaling != "none" && p.target_scaling != "minmax" && p.target_scaling != "max" &&
+        p.target_scaling != "public-minmax" && p.target_scaling != "public-max")
+      c.error(where + ".target_scaling", "'" + p.target_scaling +
+                                             "' is not one of none, minmax, max, public-minmax, public-max");
   }
   if (n["domains"]) {
     p.domains = scalar(c, n["domains"], where + ".domains");

@@ -61,7 +61,13 @@ Dataset prepare(const Dataset& raw, const Preprocess& p) {
   if (p.target_scaling != "none") {
     require(d.task() == TaskKind::kRegression, d.name(), ": target_scaling '", p.target_scaling,
             "' needs a regression target");
-    TargetScaler s = p.target_scaling == "max" ? fit_target_max(d, all) : fit_target_minmax(d, all);
+    // minmax / max read the target's range from the rows (the papers' notebooks; not private);
+    // public-minmax / public-max use the registry's public target bounds instead.
+    const Target& t = d.schema().target;
+    TargetScaler s = p.target_scaling == "max"             ? fit_target_max(d, all)
+                     : p.target_scaling == "minmax"        ? fit_target_minmax(d, all)
+                     : p.target_scaling == "public-max"    ? TargetScaler{0.0, t.hi}
+                                                           : TargetScaler{t.lo, t.hi};
     s.apply(d);
   }
   if (p.domains == "from-data") domains_from_data(d, all);

@@ -128,7 +128,17 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
   row.set("epsilon_apriori", priv ? format_double(bound.epsilon) : "0");
   row.set("epsilon_apriori_conservative", priv ? format_double(bound.epsilon_conservative) : "0");
   row.set("delta_apriori", priv ? format_double(bound.delta) : "0");
-  row.set("privacy_status", info.privacy_status(cell.params, task));
+  // Preprocessing that reads the rows (target range, domains from data) is a release the algorithm's
+  // ledger does not pay for, so such a row is never labelled epsilon-DP.
+  std::string status = info.privacy_status(cell.params, task);
+  if (priv && status == "epsilon-DP") {
+    if (cell.preprocess.target_scaling == "minmax" || cell.preprocess.target_scaling == "max")
+      status = "published, not epsilon-DP: target_scaling " + cell.preprocess.target_scaling +
+               " reads the target's range from the rows (use public-" + cell.preprocess.target_scaling + ")";
+    else if (data.schema().domains_source == "from-data")
+      status = "published, not epsilon-DP: domains: from-data reads the feature domains from the rows";
+  }
+  row.set("privacy_status", status);
   row.set("ledger_certified", priv ? (fit.ledger.certified() ? "true" : "false") : "n/a");
   row.set("neighbours", "add/remove-one");
   row.set("fit_seconds", fit_s);

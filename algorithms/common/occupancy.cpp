@@ -5,18 +5,11 @@
 
 namespace dpf {
 
-ParamSpec n_epsilon_share_param() {
-  return {"n_epsilon_share", ParamType::kDouble, "0.05", 0, 1, true, {},
-          "strict variants whose depth rule reads n (occupancy > 0, JPW's depth): the share of epsilon spent on "
-          "the noisy n = n + Lap(1/(share epsilon)) (n is private under add/remove-one); the rest is the "
-          "algorithm's budget"};
-}
-
 RowCountForDepth::RowCountForDepth(FitContext& ctx, std::size_t n, double epsilon, double share, bool strict) {
   n_ = static_cast<double>(n);
   epsilon_left_ = epsilon;
   if (!strict || !std::isfinite(epsilon)) return;
-  require(share > 0.0 && share < 1.0, "n_epsilon_share must be in (0, 1), got ", share);
+  require(share > 0.0 && share < 1.0, "the noisy-n share of epsilon must be in (0, 1), got ", share);
   epsilon_n_ = share * epsilon;
   epsilon_left_ = epsilon - epsilon_n_;
   // Laplace mechanism on the count n: add/remove-one changes n by exactly 1 (sensitivity 1).

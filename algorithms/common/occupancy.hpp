@@ -34,11 +34,15 @@ inline ParamSpec occupancy_param(const char* rule) {
   return {"occupancy", ParamType::kInt, "0", 0, 1e9, false, {},
           std::string("expected leaf occupancy: > 0 sets the depth to ") + rule +
               " from the training rows (dipreme.md §6.1); 0 uses max_depth. Published variants read the exact n "
-              "(not epsilon-DP under add/remove); strict variants read a noisy n paid with n_epsilon_share of epsilon"};
+              "(not epsilon-DP under add/remove); strict variants read a noisy n paid with 5 % of epsilon"};
 }
 
-// The share of epsilon a strict variant spends on the noisy n when a depth rule needs n.
-ParamSpec n_epsilon_share_param();
+// The share of epsilon a strict variant spends on the noisy n when a depth rule needs n. A constant, not
+// a parameter, so that adding it left every existing cell id (and so every seed) unchanged. Depth rules
+// are logarithmic in n: at epsilon = 1 the noise Lap(20) exceeds 100 rows with probability e^-5 < 0.01,
+// so the depth differs from the exact rule's only for n within a few dozen rows of a step (a factor 2
+// apart for log2, 5 for log5).
+inline constexpr double kNEpsilonShare = 0.05;
 
 // The training-set size a depth rule may read. Published (strict = false): the exact n, no charge.
 // Strict: ñ = max(1, n + Lap(1/ε_n)), ε_n = share · epsilon, charged to ctx.ledger's root as

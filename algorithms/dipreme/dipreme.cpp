@@ -143,7 +143,7 @@ PrivacyBound family_bound(Family f, const Params& p) {
   if (p.list_contains("reference_quirks", "double_epsilon_sweep")) eps *= 2;
   PrivacyBound b{eps, eps, 0.0};
   if (f == Family::kExp || f == Family::kFlip) {
-    const double share = p.get_bool("strict") && p.get_int("occupancy") > 0 ? p.get_double("n_epsilon_share") : 0.0;
+    const double share = p.get_bool("strict") && p.get_int("occupancy") > 0 ? kNEpsilonShare : 0.0;
     const double eps_n = share * eps, rho = p.get_double("rho"), k = p.get_int("k");
     b.epsilon_conservative = eps_n + (eps - eps_n) * std::max(1.0, rho * (k + 1) / 2 + 1 - rho);
   }
@@ -176,7 +176,6 @@ AlgorithmInfo family_entry(Family f) {
   a.params.push_back({"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T trees"});
   a.params.push_back({"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "d_max (splits at depths 0..d_max-1)"});
   a.params.push_back(occupancy_param("floor(log2(n_train / (occupancy N_T))) when partitioned, else floor(log2(n_train / occupancy))"));
-  if (a.private_algorithm) a.params.push_back(n_epsilon_share_param());
   if (f != Family::kDiPriMe)
     a.params.push_back({"k", ParamType::kInt, "5", 1, 1e6, false, {}, "K candidate attributes per node"});
   if (a.private_algorithm)
@@ -206,7 +205,6 @@ AlgorithmInfo family_entry(Family f) {
     d.n_trees = p.get_int("n_trees");
     d.max_depth = p.get_int("max_depth");
     d.occupancy = p.get_int("occupancy");
-    if (p.has("n_epsilon_share")) d.n_epsilon_share = p.get_double("n_epsilon_share");
     d.k = f == Family::kDiPriMe ? 1 : p.get_int("k");
     d.rho = f == Family::kMedian ? 0.5 : p.get_double("rho");
     d.partition = p.get_bool("partition");

@@ -19,7 +19,7 @@ struct DpDfParams {
   int n_trees = 10;
   int max_height = 3;      // h: at most h nodes on a root-to-leaf path (splits at depths 0..h-2)
   int occupancy = 0;       // > 0: h = d_mult = floor(log5(n_train / occupancy))
-  double n_epsilon_share = 0.05;  // strict with occupancy > 0: share of epsilon spent on the noisy n
+  double n_epsilon_share = kNEpsilonShare;  // strict with occupancy > 0: share of epsilon spent on the noisy n
   bool strict = false;     // global Gini-gain sensitivity 1 instead of the AusDM local sensitivity
   bool asrun = false;      // authors_asrun: every record gets the root's noisy majority
   bool half_epsilon = false;
@@ -279,7 +279,6 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
       {"max_height", ParamType::kInt, "3", 1, 40, false, {},
        "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths 0..h-2)"},
       occupancy_param("h = d_mult = floor(log5(n_train / occupancy))"),
-      n_epsilon_share_param(),
       {"prune", ParamType::kBool, "false", 0, 1, false, {},
        "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] Fig. 3, off "
        "for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are all leaves becomes a "
@@ -305,7 +304,6 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
     d.n_trees = p.get_int("n_trees");
     d.max_height = p.get_int("max_height");
     d.occupancy = p.get_int("occupancy");
-    d.n_epsilon_share = p.get_double("n_epsilon_share");
     d.strict = p.get_bool("strict");
     d.asrun = p.list_contains("reference_quirks", "authors_asrun");
     d.half_epsilon = p.list_contains("reference_quirks", "half_epsilon");

@@ -99,7 +99,6 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
       {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T"},
       {"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "depth of every tree (d_full in the papers)"},
       occupancy_param("d_full = floor(log2(n_train / occupancy))"),
-      n_epsilon_share_param(),
       strict_param(),
       quirks_param(a.quirks),
   };
@@ -116,7 +115,7 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     check_epsilon_param("dp-ert", p.get_double("epsilon"));
     return std::make_unique<DpErtLearner>(p.get_double("epsilon"), p.get_int("n_trees"), p.get_int("max_depth"),
-                                          p.get_bool("strict"), p.get_int("occupancy"), p.get_double("n_epsilon_share"));
+                                          p.get_bool("strict"), p.get_int("occupancy"), kNEpsilonShare);
   };
   return {a};
 }

@@ -84,7 +84,6 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
        "the summed noisy counts, clamped at 0 and normalised"},
       {"domains", ParamType::kString, "training", 0, 0, false, {"training", "public"},
        "feature domains and class set from the training rows (authors' code) or the registry"},
-      n_epsilon_share_param(),
   };
   a.params.push_back(strict_param());
   a.params.push_back(quirks_param(a.quirks));
@@ -115,7 +114,7 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
     s.release = p.get_string("version") == "coded" ? RdfRelease::kJpwCoded : RdfRelease::kJpwOriginal;
     s.certified = p.get_bool("strict");
     return std::make_unique<JpwLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"),
-                                        p.get_bool("strict"), p.get_double("n_epsilon_share"));
+                                        p.get_bool("strict"), kNEpsilonShare);
   };
   return {a};
 }

@@ -11,7 +11,7 @@
 //            of every leaf, empty ones included; predict the largest noisy count summed over trees.
 // strict (epsilon-DP under add/remove-one; the published rules above leak, issue "Privacy first"):
 //   public feature domains and the schema's public class list; depth_rule jpw reads a noisy n paid
-//   with n_epsilon_share of epsilon (common/occupancy.hpp); coded ties go to a uniformly drawn tied
+//   with kNEpsilonShare = 5 % of epsilon (common/occupancy.hpp); coded ties go to a uniformly drawn tied
 //   class (the leaf's own stream, not the order of its rows); empty leaves run the same noisy-count
 //   argmax on zero counts instead of a uniform label.
 // AUC score (Predictions::value; smooth-rdf.md §5.2, §7.8 leave it open): coded = the fraction of trees
