@@ -39,7 +39,7 @@ AuditResult audit(const std::string& algorithm, std::map<std::string, std::strin
   o.claimed_epsilon = info.privacy_bound(p, TaskKind::kClassification).epsilon;
   AuditResult r = run_audit(algorithm, params, pair, o);
   MESSAGE(algorithm, " ", p.canonical(), " on '", pair.name, "': lower bound ", r.epsilon_lb, " vs claimed ",
-          r.epsilon_claimed, (r.flagged ? " FLAGGED" : " passes"), "; event: ", r.event);
+          r.epsilon_claimed, std::string(r.flagged ? " FLAGGED" : " passes"), "; event: ", r.event);
   return r;
 }
 
@@ -128,9 +128,13 @@ TEST_CASE("audit finding 4: the occupancy rule reads a noisy n in strict variant
     base["strict"] = "true";
     CHECK_FALSE(audit(algo, base, small, 1e9).flagged);
   }
-  AuditPair binned = pair_1d("n = 24 vs n = 25, 5 bins", first(24), first(25));
-  binned.d0 = bin_equal_width(binned.d0, 5);
-  binned.d1 = bin_equal_width(binned.d1, 5);
+  // DP-RF uses each (binned) feature once per path, so two features leave room for the second level.
+  std::vector<std::vector<double>> rows2;
+  for (int i = 0; i < 25; ++i) rows2.push_back({(i + 0.5) / 25.0, ((i * 7) % 25 + 0.5) / 25.0, static_cast<double>(i % 2)});
+  AuditPair binned;
+  binned.name = "n = 24 vs n = 25, two features in 5 bins";
+  binned.d0 = bin_equal_width(tiny_dataset({{0, 1}, {0, 1}}, 2, {rows2.begin(), rows2.begin() + 24}, binned.name), 5);
+  binned.d1 = bin_equal_width(tiny_dataset({{0, 1}, {0, 1}}, 2, rows2, binned.name), 5);
   std::map<std::string, std::string> rf{{"epsilon", "1"}, {"n_trees", "1"}, {"occupancy", "1"}};
   CHECK(audit("dp-rf", rf, binned, 1e9).flagged);
   rf["strict"] = "true";
@@ -148,6 +152,32 @@ TEST_CASE("audit finding 5: a doubled budget is claimed as such" * doctest::test
   const AuditResult r = audit("dipreme", q, p, 0.25);
   CHECK(r.epsilon_claimed == doctest::Approx(2.0));
   CHECK_FALSE(r.flagged);
+}
+
+}  // namespace dpf::test
+
+namespace dpf::test {
+
+// The engine itself: seeds come from (seed, side, index), so the thread count changes nothing; a
+// non-private forest on a pair whose added row moves the split is flagged at any claim.
+TEST_CASE("audit engine: thread-count invariance and power on a non-private forest") {
+  const AuditPair p = pair_1d("added row moves the median", {{0.1, 0}, {0.4, 1}, {0.6, 0}, {0.9, 1}},
+                              {{0.1, 0}, {0.4, 1}, {0.6, 0}, {0.9, 1}, {0.95, 1}});
+  AuditOptions o;
+  o.samples = 4000;
+  o.claimed_epsilon = 1.0;
+  const std::map<std::string, std::string> q{{"epsilon", "1"}, {"n_trees", "1"}, {"max_depth", "1"}, {"partition", "false"}};
+  o.threads = 1;
+  const AuditResult one = run_audit("dipreme", q, p, o);
+  o.threads = 2;
+  const AuditResult two = run_audit("dipreme", q, p, o);
+  CHECK(one.epsilon_lb == two.epsilon_lb);
+  CHECK(one.k_num == two.k_num);
+  CHECK(one.distinct_outputs == two.distinct_outputs);
+  CHECK(one.event == two.event);
+  const AuditResult med = run_audit("median-forest", {{"n_trees", "1"}, {"max_depth", "1"}}, p, o);
+  CHECK(med.flagged);
+  CHECK(med.epsilon_lb > 5.0);
 }
 
 }  // namespace dpf::test

@@ -1,0 +1,60 @@
+// The engine of the statistical privacy audit (privacy.md §4.1, §7.4; design.md §10): fit one
+// registry configuration many times on each of two neighbouring datasets, read the whole released
+// output of every fit (Model::released: structure, features, thresholds, leaf values), and bound the
+// privacy loss from below with exact Clopper-Pearson intervals.
+//
+// Protocol. samples fits per dataset, seeds hashed from (seed, side, index), so the result does not
+// depend on the thread count. Continuous release values are discretised as floor(v / resolution)
+// (post-processing, which cannot raise the loss) or kept exact. The first half of each side's fits
+// chooses the event: outputs ranked by (count on one side + 1) / (count on the other + 1), the prefix
+// of that ranking with the best bound on the first half. The second half, untouched by the choice,
+// bounds it: eps_lb = ln(cp_lower(k_num) / cp_upper(k_den)). Both directions are tried; the four
+// intervals of the second half each get alpha / 4, so with probability at least 1 - alpha every
+// interval holds and eps_lb is below the true privacy loss of the pair: a configuration that is
+// epsilon-DP at its claim is flagged (eps_lb > claim) with probability at most alpha.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/data/dataset.hpp"
+
+namespace dpf {
+
+struct AuditPair {
+  std::string name, description;
+  Dataset d0, d1;  // neighbouring datasets (under add/remove-one: d1 = d0 plus one row, in any position)
+};
+
+struct AuditOptions {
+  int64_t samples = 100000;  // fits per dataset (split in two halves: event selection, then bounding)
+  double alpha = 1e-5;       // probability of a false alarm of the whole audit (all intervals, both directions)
+  int threads = 1;
+  uint64_t seed = 1;
+  double resolution = 0.0;   // > 0: continuous values as floor(v / resolution) (post-processing); 0: exact
+  double claimed_epsilon = std::numeric_limits<double>::quiet_NaN();  // NaN: the largest ledger.spent() seen
+};
+
+struct AuditResult {
+  double epsilon_lb = 0;       // lower bound on the privacy loss (max over the two directions; 0 if none)
+  double epsilon_claimed = 0;
+  bool flagged = false;        // epsilon_lb > epsilon_claimed
+  std::string direction;       // "d1 vs d0" (the event is likelier on d1) or "d0 vs d1"
+  std::string event;           // the distinguishing event in words
+  int64_t k_num = 0, k_den = 0, n_half = 0;  // the event's counts on the bounding half
+  int64_t distinct_outputs = 0;
+  double seconds = 0, fits_per_second = 0;
+};
+
+AuditResult run_audit(const std::string& algorithm, const std::map<std::string, std::string>& params,
+                      const AuditPair& pair, const AuditOptions& opt);
+
+// A tiny dataset in memory: numeric features x0, x1, ... with public domains [lo, hi], classes "0" ..
+// "n_classes - 1"; each row is its feature values then the class index.
+Dataset tiny_dataset(const std::vector<std::pair<double, double>>& numeric_domains, int n_classes,
+                     const std::vector<std::vector<double>>& rows, const std::string& name = "audit");
+
+}  // namespace dpf
