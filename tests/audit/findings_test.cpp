@@ -89,10 +89,11 @@ TEST_CASE("audit finding 2: JPW's depth reads a noisy n" * doctest::test_suite("
 }
 
 // Finding 3a: tied truncated noisy counts went to the class seen first among the leaf's rows. One leaf
-// (depth 0): D = {class 0}, D' = {class 1 (first), class 0}. Exact loss 1.77 at epsilon 1 with the
-// old rule, 0.38 with uniform ties (computed from the truncated Laplace pmf).
+// (depth 0), both classes present on both sides: D = {class 0, class 1}, D' = D with a class-1 row
+// inserted first. Exact loss 1.36 at epsilon 1 with the old rule (label 0: 0.683 vs 0.175), 0.54 with
+// uniform ties (computed from the truncated Laplace pmf).
 TEST_CASE("audit finding 3a: ties are broken at random, not by row order" * doctest::test_suite("statistical")) {
-  const AuditPair p = pair_1d("tie order", {{0.5, 0}}, {{0.5, 1}, {0.5, 0}});
+  const AuditPair p = pair_1d("tie order", {{0.5, 0}, {0.5, 1}}, {{0.5, 1}, {0.5, 0}, {0.5, 1}});
   const std::map<std::string, std::string> base{{"epsilon", "1"}, {"n_trees", "1"}, {"depth_rule", "fixed"}, {"depth", "0"},
                                                 {"version", "coded"}, {"domains", "public"}};
   CHECK(audit("jpw", base, p).flagged);
@@ -102,10 +103,11 @@ TEST_CASE("audit finding 3a: ties are broken at random, not by row order" * doct
 }
 
 // Finding 3b: an empty leaf got a uniform label, a one-row leaf the noisy-count argmax. Depth 1: D has
-// one row near 0, D' adds one near 1, which (for 96 % of the thresholds) fills the empty right leaf.
-// Exact loss 1.45 at epsilon 1 with the old rule (0.5 vs 0.117 for label 1), 0.38 repaired.
+// one row of each class near 0, D' adds a class-0 row near 1, which (for 95 % of the thresholds) fills
+// the empty right leaf. Exact loss 1.45 at epsilon 1 with the old rule (0.5 vs 0.117 for label 1),
+// 0.38 repaired.
 TEST_CASE("audit finding 3b: empty leaves use the same mechanism" * doctest::test_suite("statistical")) {
-  const AuditPair p = pair_1d("empty vs one-row leaf", {{0.02, 0}}, {{0.02, 0}, {0.98, 0}});
+  const AuditPair p = pair_1d("empty vs one-row leaf", {{0.02, 0}, {0.03, 1}}, {{0.02, 0}, {0.03, 1}, {0.98, 0}});
   const std::map<std::string, std::string> base{{"epsilon", "1"}, {"n_trees", "1"}, {"depth_rule", "fixed"}, {"depth", "1"},
                                                 {"version", "coded"}, {"domains", "public"}};
   CHECK(audit("jpw", base, p, 0.25).flagged);
