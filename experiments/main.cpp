@@ -7,6 +7,7 @@
 //   dpforest check-published FILE [--results DIR] [--out FILE.md]
 //   dpforest bench-fit --algorithm NAME --dataset SPEC [--param k=v ...] [--repeats N] [--seed S]
 //   dpforest export-dataset SPEC OUT.csv
+//   dpforest audit --algorithm NAME [--param k=v ...] [--pairs NAME|FILE] [--samples N] [--alpha A]
 #include <boost/program_options.hpp>
 
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "core/util/error.hpp"
 #include "datasets/fetcher.hpp"
 #include "datasets/registry.hpp"
+#include "experiments/audit/audit_cli.hpp"
 #include "experiments/bench.hpp"
 #include "experiments/cli.hpp"
 #include "experiments/config.hpp"
@@ -42,6 +44,7 @@ const char* kUsage =
     "  check-published FILE  published numbers and claims vs our results\n"
     "  bench-fit             time fits of one algorithm on one dataset (one JSON line)\n"
     "  export-dataset SPEC OUT.csv  write a dataset as CSV (header, target last)\n"
+    "  audit                 statistical privacy audit of one configuration on a neighbouring pair\n"
     "run 'dpforest <command> --help' for its options\n";
 
 int cmd_run(const std::vector<std::string>& args, bool merge_only) {
@@ -135,6 +138,7 @@ int main(int argc, char** argv) {
     if (cmd == "check-published") return cmd_check(args);
     if (cmd == "bench-fit") return cmd_bench_fit(args);
     if (cmd == "export-dataset") return cmd_export_dataset(args);
+    if (cmd == "audit") return cmd_audit(args);
     std::fprintf(stderr, "dpforest: unknown command '%s'\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const po::error& e) {

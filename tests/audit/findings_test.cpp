@@ -12,12 +12,15 @@
 // not epsilon-DP"), and would be the strict rows on the code before the fix.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
 #include "algorithms/registry.hpp"
-#include "core/data/preprocess.hpp"
+#include "core/util/error.hpp"
 #include "experiments/audit/audit.hpp"
+#include "experiments/audit/pairs.hpp"
 
 namespace dpf::test {
 namespace {
@@ -57,7 +60,7 @@ AuditPair pair_1d(const std::string& name, std::vector<std::vector<double>> d0, 
 // Finding 1: the class set came from the training rows. D holds class 0 only, D' adds one row of class
 // 1 (the feature's range is unchanged, so only the class set differs): label 1 is never released on D.
 TEST_CASE("audit finding 1: the class set is public" * doctest::test_suite("statistical")) {
-  const AuditPair p = pair_1d("one class vs one added row of the other", {{0.2, 0}, {0.8, 0}}, {{0.2, 0}, {0.8, 0}, {0.5, 1}});
+  const AuditPair p = builtin_pair("class-set");
   const std::map<std::string, std::string> rdf{{"epsilon", "1"}, {"n_trees", "1"}, {"depth_rule", "fixed"}, {"depth", "1"},
                                                {"leaf_mechanism", "em-counts"}};
   auto with = [](std::map<std::string, std::string> m, std::map<std::string, std::string> more) {
@@ -76,10 +79,7 @@ TEST_CASE("audit finding 1: the class set is public" * doctest::test_suite("stat
 // n = 4 depth 1, so the structure alone tells D from D'. Continuous values are discretised away
 // (resolution 1e9: post-processing), so the event is about structure only.
 TEST_CASE("audit finding 2: JPW's depth reads a noisy n" * doctest::test_suite("statistical")) {
-  AuditPair p;
-  p.name = "n = 3 vs n = 4, two features";
-  p.d0 = tiny_dataset({{0, 1}, {0, 1}}, 2, {{0.2, 0.3, 0}, {0.6, 0.7, 1}, {0.4, 0.9, 0}}, p.name);
-  p.d1 = tiny_dataset({{0, 1}, {0, 1}}, 2, {{0.2, 0.3, 0}, {0.6, 0.7, 1}, {0.4, 0.9, 0}, {0.8, 0.1, 1}}, p.name);
+  const AuditPair p = builtin_pair("n-depth");
   const std::map<std::string, std::string> base{{"epsilon", "1"}, {"n_trees", "1"}, {"depth_rule", "jpw"},
                                                 {"version", "original"}, {"domains", "public"}};
   CHECK(audit("jpw", base, p, 1e9).flagged);
@@ -93,7 +93,7 @@ TEST_CASE("audit finding 2: JPW's depth reads a noisy n" * doctest::test_suite("
 // inserted first. Exact loss 1.36 at epsilon 1 with the old rule (label 0: 0.683 vs 0.175), 0.54 with
 // uniform ties (computed from the truncated Laplace pmf).
 TEST_CASE("audit finding 3a: ties are broken at random, not by row order" * doctest::test_suite("statistical")) {
-  const AuditPair p = pair_1d("tie order", {{0.5, 0}, {0.5, 1}}, {{0.5, 1}, {0.5, 0}, {0.5, 1}});
+  const AuditPair p = builtin_pair("tie-order");
   const std::map<std::string, std::string> base{{"epsilon", "1"}, {"n_trees", "1"}, {"depth_rule", "fixed"}, {"depth", "0"},
                                                 {"version", "coded"}, {"domains", "public"}};
   CHECK(audit("jpw", base, p).flagged);
@@ -107,7 +107,7 @@ TEST_CASE("audit finding 3a: ties are broken at random, not by row order" * doct
 // the empty right leaf. Exact loss 1.45 at epsilon 1 with the old rule (0.5 vs 0.117 for label 1),
 // 0.38 repaired.
 TEST_CASE("audit finding 3b: empty leaves use the same mechanism" * doctest::test_suite("statistical")) {
-  const AuditPair p = pair_1d("empty vs one-row leaf", {{0.02, 0}, {0.03, 1}}, {{0.02, 0}, {0.03, 1}, {0.98, 0}});
+  const AuditPair p = builtin_pair("empty-leaf");
   const std::map<std::string, std::string> base{{"epsilon", "1"}, {"n_trees", "1"}, {"depth_rule", "fixed"}, {"depth", "1"},
                                                 {"version", "coded"}, {"domains", "public"}};
   CHECK(audit("jpw", base, p, 0.25).flagged);
@@ -119,10 +119,7 @@ TEST_CASE("audit finding 3b: empty leaves use the same mechanism" * doctest::tes
 // Finding 4: the occupancy depth rule read the exact n. occupancy 1: log2(3) -> depth 1, log2(4) -> 2
 // (DiPriMe, DP-ERT); log5(24) -> 1, log5(25) -> 2 (DP-RF, on 5-bin inputs). Structure only.
 TEST_CASE("audit finding 4: the occupancy rule reads a noisy n in strict variants" * doctest::test_suite("statistical")) {
-  std::vector<std::vector<double>> rows;
-  for (int i = 0; i < 25; ++i) rows.push_back({(i + 0.5) / 25.0, static_cast<double>(i % 2)});
-  auto first = [&](std::size_t n) { return std::vector<std::vector<double>>(rows.begin(), rows.begin() + static_cast<long>(n)); };
-  const AuditPair small = pair_1d("n = 3 vs n = 4", first(3), first(4));
+  const AuditPair small = builtin_pair("occupancy");
   for (const char* algo : {"dipreme", "dp-ert"}) {
     std::map<std::string, std::string> base{{"epsilon", "1"}, {"n_trees", "1"}, {"occupancy", "1"}};
     if (std::string(algo) == "dipreme") base["partition"] = "false";
@@ -130,13 +127,8 @@ TEST_CASE("audit finding 4: the occupancy rule reads a noisy n in strict variant
     base["strict"] = "true";
     CHECK_FALSE(audit(algo, base, small, 1e9).flagged);
   }
-  // DP-RF uses each (binned) feature once per path, so two features leave room for the second level.
-  std::vector<std::vector<double>> rows2;
-  for (int i = 0; i < 25; ++i) rows2.push_back({(i + 0.5) / 25.0, ((i * 7) % 25 + 0.5) / 25.0, static_cast<double>(i % 2)});
-  AuditPair binned;
-  binned.name = "n = 24 vs n = 25, two features in 5 bins";
-  binned.d0 = bin_equal_width(tiny_dataset({{0, 1}, {0, 1}}, 2, {rows2.begin(), rows2.begin() + 24}, binned.name), 5);
-  binned.d1 = bin_equal_width(tiny_dataset({{0, 1}, {0, 1}}, 2, rows2, binned.name), 5);
+  // DP-RF uses each (binned) feature once per path, so the pair has two features.
+  const AuditPair binned = builtin_pair("occupancy-binned");
   std::map<std::string, std::string> rf{{"epsilon", "1"}, {"n_trees", "1"}, {"occupancy", "1"}};
   CHECK(audit("dp-rf", rf, binned, 1e9).flagged);
   rf["strict"] = "true";
@@ -163,8 +155,7 @@ namespace dpf::test {
 // The engine itself: seeds come from (seed, side, index), so the thread count changes nothing; a
 // non-private forest on a pair whose added row moves the split is flagged at any claim.
 TEST_CASE("audit engine: thread-count invariance and power on a non-private forest") {
-  const AuditPair p = pair_1d("added row moves the median", {{0.1, 0}, {0.4, 1}, {0.6, 0}, {0.9, 1}},
-                              {{0.1, 0}, {0.4, 1}, {0.6, 0}, {0.9, 1}, {0.95, 1}});
+  const AuditPair p = builtin_pair("median-move");
   AuditOptions o;
   o.samples = 4000;
   o.claimed_epsilon = 1.0;
@@ -180,6 +171,35 @@ TEST_CASE("audit engine: thread-count invariance and power on a non-private fore
   const AuditResult med = run_audit("median-forest", {{"n_trees", "1"}, {"max_depth", "1"}}, p, o);
   CHECK(med.flagged);
   CHECK(med.epsilon_lb > 5.0);
+}
+
+}  // namespace dpf::test
+
+namespace dpf::test {
+
+TEST_CASE("audit pairs: the shipped pair files load, and bad files name the file and key") {
+  const AuditPair t = load_audit_pair("configs/audit/tie-order.yaml");
+  CHECK(t.d0.n_rows() == 2);
+  CHECK(t.d1.n_rows() == 3);
+  const AuditPair b = load_audit_pair("configs/audit/occupancy-binned.yaml");
+  CHECK(b.d0.n_rows() == 24);
+  CHECK(b.d1.n_rows() == 25);
+  CHECK(b.d0.schema().features[0].kind == FeatureKind::kCategorical);
+  const std::string dir = (std::filesystem::temp_directory_path() / "dpforest-audit-pair-test").string();
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+    return dir + "/" + name;
+  };
+  CHECK_THROWS_WITH_AS(load_audit_pair(write("a.yaml", "features: [[0, 1]]\nclasses: 2\nd0: []\nd1: []\nextra: 1\n")),
+                       doctest::Contains("a.yaml: unknown key 'extra'"), Error);
+  CHECK_THROWS_WITH_AS(load_audit_pair(write("b.yaml", "features: [[0, 1]]\nclasses: 2\nd0: [[0.5, 0]]\n")),
+                       doctest::Contains("b.yaml: missing key 'd1'"), Error);
+  CHECK_THROWS_WITH_AS(load_audit_pair(write("c.yaml", "features: [[0, 1]]\nclasses: 2\nd0: [[0.5, 0]]\nd1: [[1.5, 0]]\n")),
+                       doctest::Contains("outside its public domain"), Error);
+  CHECK_THROWS_WITH_AS(load_audit_pair(write("d.yaml", "features: [[0, 1]]\nclasses: 2\nd0: [[0.5, x]]\nd1: []\n")),
+                       doctest::Contains("d.yaml: d0[0]: expected a number"), Error);
+  CHECK_THROWS_WITH_AS(builtin_pair("no-such-pair"), doctest::Contains("unknown audit pair 'no-such-pair'"), Error);
 }
 
 }  // namespace dpf::test
