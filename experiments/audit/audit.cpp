@@ -35,11 +35,12 @@ int64_t quantise(double v, double resolution) {
   return bits;
 }
 
-uint64_t release_hash(const Release& r, double resolution) {
+uint64_t release_hash(const Release& r, double resolution, int keep) {
   uint64_t h = hash_combine(0x5eed, r.discrete.size());
   for (int64_t v : r.discrete) h = hash_combine(h, static_cast<uint64_t>(v));
-  h = hash_combine(h, r.continuous.size());
-  for (double v : r.continuous) h = hash_combine(h, static_cast<uint64_t>(quantise(v, resolution)));
+  const std::size_t k = keep < 0 ? r.continuous.size() : std::min<std::size_t>(r.continuous.size(), static_cast<std::size_t>(keep));
+  h = hash_combine(h, k);
+  for (std::size_t i = 0; i < k; ++i) h = hash_combine(h, static_cast<uint64_t>(quantise(r.continuous[i], resolution)));
   return h;
 }
 
@@ -127,26 +128,35 @@ Dataset tiny_dataset(const std::vector<std::pair<double, double>>& numeric_domai
 
 AuditResult run_audit(const std::string& algorithm, const std::map<std::string, std::string>& params,
                       const AuditPair& pair, const AuditOptions& opt) {
-  require(opt.samples >= 4, "audit: samples must be >= 4, got ", opt.samples);
-  require(opt.alpha > 0 && opt.alpha < 1, "audit: alpha must be in (0, 1), got ", opt.alpha);
-  require(opt.threads >= 1, "audit: threads must be >= 1");
   require(pair.d0.schema().n_features() == pair.d1.schema().n_features() &&
               pair.d0.n_classes() == pair.d1.n_classes(),
           "audit pair '", pair.name, "': the two datasets must share one schema");
   const AlgorithmInfo& info = find_algorithm(algorithm);
   const Params p = resolve_params(algorithm, info.params, params, "audit of '" + algorithm + "'");
   const std::unique_ptr<Learner> learner = info.make(p, pair.d0.schema());
+  return run_audit(*learner, pair, opt);
+}
+
+AuditResult run_audit(const Learner& learner, const AuditPair& pair, const AuditOptions& opt) {
   const Dataset* data[2] = {&pair.d0, &pair.d1};
   std::vector<uint32_t> rows[2];
   for (int s = 0; s < 2; ++s)
     for (std::size_t i = 0; i < data[s]->n_rows(); ++i) rows[s].push_back(static_cast<uint32_t>(i));
+  return run_audit(
+      [&](int side, uint64_t seed, double* spent) {
+        FitContext ctx{Rng(seed), PrivacyLedger(), 1};
+        std::unique_ptr<Model> m = learner.fit(*data[side], rows[side], ctx);
+        if (spent) *spent = std::max(*spent, ctx.ledger.spent());
+        return m->released();
+      },
+      opt);
+}
 
-  auto fit_release = [&](int side, int64_t i, double* spent) {
-    FitContext ctx{Rng(fit_seed(opt.seed, side, i)), PrivacyLedger(), 1};
-    std::unique_ptr<Model> m = learner->fit(*data[side], rows[side], ctx);
-    if (spent) *spent = std::max(*spent, ctx.ledger.spent());
-    return m->released();
-  };
+AuditResult run_audit(const ReleaseSampler& sample, const AuditOptions& opt) {
+  require(opt.samples >= 4, "audit: samples must be >= 4, got ", opt.samples);
+  require(opt.alpha > 0 && opt.alpha < 1, "audit: alpha must be in (0, 1), got ", opt.alpha);
+  require(opt.threads >= 1, "audit: threads must be >= 1");
+  auto fit_release = [&](int side, int64_t i, double* spent) { return sample(side, fit_seed(opt.seed, side, i), spent); };
 
   const auto t0 = std::chrono::steady_clock::now();
   const int64_t n = opt.samples;
@@ -161,7 +171,7 @@ AuditResult run_audit(const std::string& algorithm, const std::map<std::string, 
       if (error) continue;
       try {
         const int side = static_cast<int>(j / n);
-        out[static_cast<std::size_t>(j)] = release_hash(fit_release(side, j % n, &local_spent), opt.resolution);
+        out[static_cast<std::size_t>(j)] = release_hash(fit_release(side, j % n, &local_spent), opt.resolution, opt.keep_continuous);
       } catch (...) {
 #pragma omp critical(dpf_audit_error)
         if (!error) error = std::current_exception();

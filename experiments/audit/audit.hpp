@@ -14,6 +14,7 @@
 // epsilon-DP at its claim is flagged (eps_lb > claim) with probability at most alpha.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "core/data/dataset.hpp"
+#include "core/tree/model.hpp"
 
 namespace dpf {
 
@@ -36,6 +38,8 @@ struct AuditOptions {
   uint64_t seed = 1;
   double resolution = 0.0;   // > 0: continuous values as floor(v / resolution) (post-processing); 0: exact
   double claimed_epsilon = std::numeric_limits<double>::quiet_NaN();  // NaN: the largest ledger.spent() seen
+  int keep_continuous = -1;  // >= 0: read only the first k continuous values (a projection: post-processing),
+                             // e.g. 1 = the root threshold of a ForestModel; -1: all
 };
 
 struct AuditResult {
@@ -49,8 +53,16 @@ struct AuditResult {
   double seconds = 0, fits_per_second = 0;
 };
 
+// Model level: a registry configuration (params resolved against its schema) ...
 AuditResult run_audit(const std::string& algorithm, const std::map<std::string, std::string>& params,
                       const AuditPair& pair, const AuditOptions& opt);
+// ... or any Learner (tests plant bugs this way), fitted on every row of each dataset.
+AuditResult run_audit(const Learner& learner, const AuditPair& pair, const AuditOptions& opt);
+// Mechanism level: one draw of a mechanism on side 0 (d0's input) or side 1 (d1's input), from an RNG
+// seeded with `seed`; `spent`, when not null, is raised to the epsilon the draw charged. Must be safe to
+// call from several threads at once.
+using ReleaseSampler = std::function<Release(int side, uint64_t seed, double* spent)>;
+AuditResult run_audit(const ReleaseSampler& sample, const AuditOptions& opt);
 
 // A tiny dataset in memory: numeric features x0, x1, ... with public domains [lo, hi], classes "0" ..
 // "n_classes - 1"; each row is its feature values then the class index.

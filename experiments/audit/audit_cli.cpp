@@ -32,7 +32,9 @@ int cmd_audit(const std::vector<std::string>& args) {
       "threads", po::value<int>()->default_value(default_threads()), "worker threads")(
       "seed", po::value<uint64_t>()->default_value(1), "audit seed")(
       "resolution", po::value<double>()->default_value(0.0),
-      "discretise continuous release values into bins of this width (post-processing); 0 keeps them exact");
+      "discretise continuous release values into bins of this width (post-processing); 0 keeps them exact")(
+      "keep-continuous", po::value<int>()->default_value(-1),
+      "read only the first k continuous values (1: a single tree's root threshold); -1: all");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(o).run(), vm);
   if (vm.count("help")) {
@@ -59,6 +61,7 @@ int cmd_audit(const std::vector<std::string>& args) {
   opt.threads = vm["threads"].as<int>();
   opt.seed = vm["seed"].as<uint64_t>();
   opt.resolution = vm["resolution"].as<double>();
+  opt.keep_continuous = vm["keep-continuous"].as<int>();
   const TaskKind task = pair.d0.task();
   // The claim is the configuration's a-priori epsilon (what its result rows say).
   if (info.private_algorithm) opt.claimed_epsilon = info.privacy_bound(p, task).epsilon;

@@ -80,6 +80,16 @@ const std::map<std::string, Builtin>& builtins() {
           const Rows r = grid_rows(25, 2);
           return make(n, d, {{0, 1}, {0, 1}}, Rows(r.begin(), r.begin() + 24), r, 5);
         }}},
+      {"narrow-interval",
+       {"D = {.2, .4, .6, .8}, D' adds .401: a median drawn uniformly inside a data interval without length weighting "
+        "lands in the new narrow interval [.4, .401] far too often (privacy.md §6.3: loss 4.9 at eps 1)",
+        [](const std::string& n, const std::string& d) {
+          return make(n, d, {{0, 1}}, {{0.2, 0}, {0.4, 1}, {0.6, 0}, {0.8, 1}},
+                      {{0.2, 0}, {0.4, 1}, {0.401, 1}, {0.6, 0}, {0.8, 1}});
+        }}},
+      {"smooth-label",
+       {"one leaf with class counts (0, 1) vs (0, 2): the smooth-sensitivity label EM (privacy.md §6.1: loss 2.13 at eps 1)",
+        [](const std::string& n, const std::string& d) { return make(n, d, {{0, 1}}, {{0.5, 1}}, {{0.5, 1}, {0.5, 1}}); }}},
       {"median-move",
        {"D = {.1, .4, .6, .9}, D' adds .95: the median moves (privacy.md §7.5 E1-style pair)",
         [](const std::string& n, const std::string& d) {
