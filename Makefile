@@ -5,6 +5,7 @@
 #   make reproduce-table-N PAPER=<id>      run configs/<id>/table-N.yaml and render the table
 #   make reproduce PAPER=<id>              every figure and table of one paper
 #   make check-published [PAPER=<id>]      published numbers vs our results
+#   make audit                             statistical privacy audit of every private algorithm (results/audit)
 #   make bench                             timings against scikit-learn (results/bench/bench.csv)
 #   make datasets                          fetch and verify every dataset
 #   make list                              papers' experiments, algorithms, datasets
@@ -17,7 +18,7 @@ PY      := /usr/bin/python3
 DPF     := $(BUILD)/dpforest
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 
-.PHONY: all build tool deps test reproduce check-published bench datasets list clean
+.PHONY: all build tool deps test reproduce check-published audit bench datasets list clean
 .SECONDARY:
 
 all: build
@@ -56,6 +57,10 @@ check-published: tool
 	@set -e; for f in $(if $(filter command line,$(origin PAPER)),configs/$(PAPER)/published.yaml,configs/*/published.yaml); do \
 	  p=$$(basename $$(dirname $$f)); \
 	  $(DPF) check-published $$f --results $(RESULTS) --out $(RESULTS)/$$p/published-check.md; done
+
+# The privacy audit matrix (configs/audit/matrix.yaml): results/audit/audit.{csv,md}; exit 4 on an alarm.
+audit: tool
+	$(DPF) audit --matrix configs/audit/matrix.yaml --threads $(THREADS) --out $(RESULTS)/audit
 
 bench: tool
 	@experiments/tools/deps.sh bench

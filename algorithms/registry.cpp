@@ -2,6 +2,8 @@
 // function returning its AlgorithmInfo entries in its own folder, then add one line below.
 #include "algorithms/registry.hpp"
 
+#include <algorithm>
+
 #include "algorithms/cart/cart.hpp"
 #include "algorithms/dipreme/dipreme.hpp"
 #include "algorithms/dp_ert/dp_ert.hpp"
@@ -60,8 +62,16 @@ std::vector<AlgorithmInfo> build_table() {
         // One rule for every family: a label of epsilon-DP must hold at the nominal epsilon.
         auto status = a.privacy_status;
         auto bound = a.privacy_bound;
-        a.privacy_status = [status, bound](const Params& p, TaskKind t) -> std::string {
+        std::vector<std::string> neutral;
+        for (const QuirkSpec& q : a.quirks)
+          if (q.privacy_neutral) neutral.push_back(q.name);
+        a.privacy_status = [status, bound, neutral](const Params& p, TaskKind t) -> std::string {
           std::string s = status(p, t);
+          if (s == "epsilon-DP" && p.has("reference_quirks"))
+            for (const std::string& q : p.get_list("reference_quirks"))
+              if (!q.empty() && std::find(neutral.begin(), neutral.end(), q) == neutral.end())
+                return "published, not epsilon-DP: reference_quirks " + q +
+                       " reproduces the authors' code inside the mechanism, so the strict repair no longer holds";
           const double nominal = p.get_double("epsilon");
           const PrivacyBound b = bound(p, t);
           if (s == "epsilon-DP" && !(b.epsilon <= nominal * (1 + 1e-9)))

@@ -16,6 +16,10 @@ namespace dpf {
 struct QuirkSpec {
   std::string name;
   std::string doc;  // what the authors' code did and where the spec records it
+  // true when the quirk leaves the strict mechanism epsilon-DP at its a-priori bound (it changes a
+  // reported metric, or the budget, which privacy_bound accounts for). With strict: true, any other
+  // quirk withholds the epsilon-DP label: the repaired mechanism is then no longer the one run.
+  bool privacy_neutral = false;
 };
 
 // The a-priori privacy guarantee of a resolved configuration: the most any fit of it may spend,

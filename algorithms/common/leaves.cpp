@@ -50,8 +50,10 @@ void MeanLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, st
   if (noisy && strict_) {
     // dipreme.md §4 P2: noisy sum and noisy count under half the budget each, divided afterwards.
     const double half = epsilon_ / 2.0;
-    double s = sum + sample_laplace(rng, bound / half);
-    double cnt = n + sample_laplace(rng, 1.0 / half);
+    // The secure Laplace mechanism rounds the real-valued sum to its noise grid first (privacy.md §1.1):
+    // adding lattice noise to an unrounded sum would leave the sum's low bits readable (Mironov 2012).
+    double s = laplace_mechanism(rng, sum, bound, half);
+    double cnt = laplace_mechanism(rng, n, 1.0, half);
     out[0] = cnt < 1.0 ? 0.5 * (lo_ + hi_) : std::clamp(s / cnt, lo_, hi_);
     if (node.scope >= 0) {
       ledger.charge(node.scope, "laplace-sum", half, bound, true);

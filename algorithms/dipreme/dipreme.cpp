@@ -103,12 +103,14 @@ std::vector<QuirkSpec> family_quirks(Family f) {
   if (f == Family::kDiPriMe)
     q.push_back({"split_budget_as_coded",
                  "the authors' code gives DiPriMe's median ε_s = ρε/(2 d_max), half the ρε/d_max of [ICML] §4; "
-                 "every published DiPriMe number used it (dipreme.md §2.2, §6.4 item 1)"});
+                 "every published DiPriMe number used it (dipreme.md §2.2, §6.4 item 1)",
+                 /*privacy_neutral=*/true});
   if (f != Family::kMedian)
     q.push_back({"double_epsilon_sweep",
                  "in the regression ε-sweeps (ICML Figs 1c and 5c) the notebook passed 2ε to the DiPriMe variants "
                  "while DP-ERT got ε; with this quirk the forest spends 2ε and the row keeps the nominal ε "
-                 "(dipreme.md §6.3 Fig 1 row, §6.4 item 2)"});
+                 "(dipreme.md §6.3 Fig 1 row, §6.4 item 2)",
+                 /*privacy_neutral=*/true});
   q.push_back({"cat_score_bug",
                "the code scores a categorical candidate on the rows in C only: 2 n_C Var(y_C)/N (dipreme.md §2.7)"});
   return q;

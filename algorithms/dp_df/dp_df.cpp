@@ -271,7 +271,8 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
        "and stops on true-data purity (P10). Trees here still stop at h (the as-run depth limit was broken, "
        "bug 2, which changed no prediction)"},
       {"half_epsilon",
-       "the notebooks ran DP-DF at ε/2 (the sweeps) and at 1.0 for the nominal 2 (Table 2) (dipreme.md §6.4 item 3)"},
+       "the notebooks ran DP-DF at ε/2 (the sweeps) and at 1.0 for the nominal 2 (Table 2) (dipreme.md §6.4 item 3)",
+       /*privacy_neutral=*/true},
   };
   a.params = {
       {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"},

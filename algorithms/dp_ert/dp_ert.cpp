@@ -92,7 +92,8 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
   a.quirks = {
       {"l1_error",
        "the DiPriMe notebooks never threshold DP-ERT: its reported classification error is mean |y - p|, "
-       "accuracy 1 - L1 (dipreme.md §3.2, §3.6); plots and checks then use l1_error"},
+       "accuracy 1 - L1 (dipreme.md §3.2, §3.6); plots and checks then use l1_error",
+       /*privacy_neutral=*/true},
   };
   a.params = {
       {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"},

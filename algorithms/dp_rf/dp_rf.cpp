@@ -278,7 +278,8 @@ std::vector<AlgorithmInfo> dp_rf_algorithms() {
       {"dprf_reg_split_eps",
        "regression: the authors' dprf_Reg.py exponentiates with the whole per-tree ε_tree instead of "
        "ε_tree/(2(d_max+1)) at every split, overspending the budget (dipreme.md §3.4, §4 P8); the ledger "
-       "shows the epsilon actually spent"},
+       "shows the epsilon actually spent",
+       /*privacy_neutral=*/true},
   };
   a.params = {
       {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε (ε/N_T per tree)"},

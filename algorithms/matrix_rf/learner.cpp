@@ -135,6 +135,17 @@ class MrfLearner : public Learner {
     for (std::size_t r = 0; r < n; ++r) ef.e.project(codes.data() + r * nf, local.data() + r * d);
     std::vector<int> label(n);
     for (std::size_t r = 0; r < n; ++r) label[r] = data.label(rows[r]);
+    if (is_disjoint(p_.method) && p_.strict) {
+      // Strict: every row to one tree uniformly at random, independently of the other rows, so an added
+      // row changes one tree's counts by one and leaves every other row where it was (parallel
+      // composition over trees holds; the array_split below moves rows between trees).
+      for (std::size_t r = 0; r < n; ++r) {
+        const auto t = static_cast<std::size_t>(split.below(tau));
+        const int leaf = ef.e.leaf_offset[t] + ef.e.trees[t].leaf(local.data() + r * d);
+        ef.counts(leaf, label[r]) += 1;
+      }
+      return;
+    }
     for (std::size_t t = 0; t < tau; ++t) {
       std::size_t lo = 0, hi = n;
       if (is_disjoint(p_.method)) {

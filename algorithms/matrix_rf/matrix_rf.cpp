@@ -97,8 +97,23 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
     a.params.push_back(strict_param());
     a.params.push_back(quirks_param(a.quirks));
     const Method method = en.method;
-    a.privacy_status = [method](const Params&, TaskKind) -> std::string {
-      return method == Method::kTrees ? "non-private" : "epsilon-DP";
+    a.privacy_status = [method](const Params& p, TaskKind) -> std::string {
+      if (method == Method::kTrees) return "non-private";
+      if (p.has("query_batch") && p.get_int("query_batch") > 0)
+        return "published, not epsilon-DP at the nominal epsilon: query_batch = b > 0 answers the test rows in "
+               "ceil(n_test / b) releases that each spend epsilon on the same training rows (their mean accuracy is "
+               "reported), so the row's release spends ceil(n_test / b) epsilon";
+      if (is_disjoint(method) && !p.get_bool("strict"))
+        return "published, not epsilon-DP: the disjoint split cuts a shuffled row order into near-equal parts "
+               "(numpy array_split), so one added row moves other rows between trees and the parallel composition "
+               "over trees fails (strict: each row to a uniformly random tree)";
+      return "epsilon-DP";
+    };
+    // The batched prediction release repeats per batch of test queries: no bound without n_test.
+    a.privacy_bound = [](const Params& p, TaskKind) {
+      const double e = p.get_double("epsilon");
+      if (p.has("query_batch") && p.get_int("query_batch") > 0) return PrivacyBound{HUGE_VAL, HUGE_VAL, 0.0};
+      return PrivacyBound{e, e, 0.0};
     };
     const std::string name = en.name;
     a.make = [name, method](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
@@ -122,6 +137,7 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
       if (p.has("init_scale")) m.start.init_scale = p.get_double("init_scale");
       if (p.has("vote")) m.weight_vote = p.get_string("vote") == "weight";
       if (p.has("query_batch")) m.query_batch = p.get_int("query_batch");
+      m.strict = p.get_bool("strict");
       return make_learner(m);
     };
     out.push_back(std::move(a));

@@ -41,6 +41,7 @@ struct MrfParams {
   bool weight_vote = true;  // subsample methods: weight (true) or hard voting
   // Prediction releases: queries per release b (0: the rows passed to predict() are one batch).
   int query_batch = 0;
+  bool strict = false;      // disjoint methods: each row to one tree uniformly at random (not array_split)
   std::string cutoffs;
   // Per-dataset settings "dataset{key=value, ...} dataset2{...}" (keys n_trees, max_depth,
   // n_ensembles, ensemble_features, cutoffs, p): one config can hold a figure whose panels use

@@ -23,6 +23,8 @@ struct RdfSpec {
   int n_trees = 100;
   int depth = 1;
   bool disjoint = true;               // §1.5: disjoint equal-size subsets, full epsilon per tree
+  bool random_assignment = false;     // with disjoint: each row to a uniformly random tree instead of equal
+                                      // chunks of a shuffled order (strict: an added row moves no other row)
   bool domains_from_training = true;  // §1.2: the authors' code takes domains from the training data
   bool classes_from_training = true;  // §1.6: C = the labels present in the training rows (authors' code);
                                       // false: the schema's public class list (a private release needs it)

@@ -89,6 +89,10 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
     if (p.get_string("domains") == "training")
       return "published, not epsilon-DP: feature domains and the class set are taken from the training rows "
              "(smooth-rdf.md §1.2, §1.6); the leaf mechanism itself is epsilon-DP";
+    if (p.get_string("tree_data") == "disjoint")
+      return "published, not epsilon-DP: tree_data disjoint cuts a shuffled row order into equal chunks (§1.5), so one "
+             "added row moves other rows between trees and the parallel composition over trees fails (strict: each row "
+             "to a uniformly random tree)";
     return "epsilon-DP";
   };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
@@ -108,6 +112,7 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
     }
     // Public domains include the public class list (the schema's); the authors' code reads both from the rows.
     s.classes_from_training = s.domains_from_training;
+    s.random_assignment = p.get_bool("strict");
     s.certified = s.mechanism != LeafMechanism::kSmooth && !s.domains_from_training;
     return std::make_unique<RdfLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"));
   };

@@ -9,6 +9,8 @@
 
 #include "algorithms/registry.hpp"
 #include "core/util/error.hpp"
+#include "datasets/registry.hpp"
+#include "experiments/audit/matrix.hpp"
 #include "experiments/audit/pairs.hpp"
 #include "experiments/cli.hpp"
 
@@ -23,7 +25,9 @@ int cmd_audit(const std::vector<std::string>& args) {
       "Fits the configuration N times on each dataset of a neighbouring pair, reads every fit's whole release and "
       "bounds the privacy loss from below (exact Clopper-Pearson; false-alarm probability <= alpha). Exit code 0: "
       "passes, 4: flagged.\noptions");
-  o.add_options()("help", "show this help")("algorithm", po::value<std::string>()->required(), "registry name")(
+  o.add_options()("help", "show this help")("algorithm", po::value<std::string>(), "registry name")(
+      "matrix", po::value<std::string>(), "run every entry of an audit matrix file (configs/audit/matrix.yaml) instead")(
+      "out", po::value<std::string>()->default_value(project_root() + "/results/audit"), "with --matrix: output folder")(
       "param", po::value<std::vector<std::string>>()->default_value({}, ""), "name=value (repeatable)")(
       "epsilon", po::value<double>(), "shorthand for --param epsilon=E")(
       "samples", po::value<int64_t>()->default_value(100000), "fits per dataset")(
@@ -42,6 +46,14 @@ int cmd_audit(const std::vector<std::string>& args) {
     return 0;
   }
   po::notify(vm);
+  if (vm.count("matrix")) {
+    const MatrixReport m = run_audit_matrix(vm["matrix"].as<std::string>(), vm["out"].as<std::string>(), vm["threads"].as<int>());
+    std::printf("%d audits in %.0f s: %d alarms (labelled epsilon-DP and flagged), %d published configurations flagged, "
+                "%d not auditable at the model level\n%s\n%s\n",
+                m.audits, m.seconds, m.alarms, m.flagged_published, m.not_auditable, m.md_path.c_str(), m.csv_path.c_str());
+    return m.alarms > 0 ? 4 : 0;
+  }
+  require(vm.count("algorithm"), "audit: --algorithm NAME (or --matrix FILE) is required");
   std::map<std::string, std::string> params;
   for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
     const auto eq = kv.find('=');

@@ -90,6 +90,13 @@ const std::map<std::string, Builtin>& builtins() {
       {"smooth-label",
        {"one leaf with class counts (0, 1) vs (0, 2): the smooth-sensitivity label EM (privacy.md §6.1: loss 2.13 at eps 1)",
         [](const std::string& n, const std::string& d) { return make(n, d, {{0, 1}}, {{0.5, 1}}, {{0.5, 1}, {0.5, 1}}); }}},
+      {"partition-shift",
+       {"5 vs 6 identical class-0 rows: equal chunks of a shuffled order give each of 3 trees 1 row on D and 2 on "
+        "D' (one added row moves others between trees; the review's pair: loss 3 eps for per-tree leaf labels)",
+        [](const std::string& n, const std::string& d) {
+          const Rows five(5, std::vector<double>{0.5, 0.0});
+          return make(n, d, {{0, 1}}, five, Rows(6, std::vector<double>{0.5, 0.0}));
+        }}},
       {"median-move",
        {"D = {.1, .4, .6, .9}, D' adds .95: the median moves (privacy.md §7.5 E1-style pair)",
         [](const std::string& n, const std::string& d) {

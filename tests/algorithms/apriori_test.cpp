@@ -132,3 +132,28 @@ TEST_CASE("apriori: a quirk that spends more than the nominal epsilon is never l
 }
 
 }  // namespace dpf::test
+
+namespace dpf::test {
+
+TEST_CASE("apriori: strict with a quirk inside the mechanism, and batched prediction releases, are not labelled epsilon-DP") {
+  const AlgorithmInfo& df = find_algorithm("dp-df");
+  // authors_asrun gives absent classes an exact 0 and stops on true purity (dipreme.md P10).
+  const Params asrun = resolve_params("dp-df", df.params,
+                                      {{"epsilon", "1"}, {"strict", "true"}, {"reference_quirks", "authors_asrun"}}, "test");
+  CHECK(df.privacy_status(asrun, TaskKind::kClassification).rfind("published, not epsilon-DP", 0) == 0);
+  // half_epsilon only spends less: the strict label stands.
+  const Params half = resolve_params("dp-df", df.params,
+                                     {{"epsilon", "1"}, {"strict", "true"}, {"reference_quirks", "half_epsilon"}}, "test");
+  CHECK(df.privacy_status(half, TaskKind::kClassification) == "epsilon-DP");
+  const AlgorithmInfo& mp = find_algorithm("mrf-predict");
+  const Params batched = resolve_params("mrf-predict", mp.params, {{"epsilon", "1"}, {"query_batch", "10"}}, "test");
+  CHECK(mp.privacy_status(batched, TaskKind::kClassification).rfind("published, not epsilon-DP at the nominal", 0) == 0);
+  CHECK(std::isinf(mp.privacy_bound(batched, TaskKind::kClassification).epsilon));
+  const AlgorithmInfo& dl = find_algorithm("mrf-disjoint-lm");
+  const Params split = resolve_params("mrf-disjoint-lm", dl.params, {{"epsilon", "1"}}, "test");
+  CHECK(dl.privacy_status(split, TaskKind::kClassification).rfind("published, not epsilon-DP", 0) == 0);
+  const Params random = resolve_params("mrf-disjoint-lm", dl.params, {{"epsilon", "1"}, {"strict", "true"}}, "test");
+  CHECK(dl.privacy_status(random, TaskKind::kClassification) == "epsilon-DP");
+}
+
+}  // namespace dpf::test

@@ -20,6 +20,7 @@
 #include "algorithms/registry.hpp"
 #include "core/util/error.hpp"
 #include "experiments/audit/audit.hpp"
+#include "experiments/audit/matrix.hpp"
 #include "experiments/audit/pairs.hpp"
 
 namespace dpf::test {
@@ -135,6 +136,19 @@ TEST_CASE("audit finding 4: the occupancy rule reads a noisy n in strict variant
   CHECK_FALSE(audit("dp-rf", rf, binned, 1e9).flagged);
 }
 
+// Review finding V1: disjoint trees got equal chunks of a shuffled row order, so one added row moved
+// other rows between trees. 3 trees, one leaf each, em-counts labels: 5 vs 6 identical rows give every
+// tree 1 row on D and 2 on D' (P(all three label 1) = 0.0197 vs 0.0016: loss 2.5 at eps 1). Strict
+// assigns each row to a uniformly random tree, which an added row cannot disturb.
+TEST_CASE("audit review V1: trees of a partitioned forest get rows independently" * doctest::test_suite("statistical")) {
+  const AuditPair p = builtin_pair("partition-shift");
+  std::map<std::string, std::string> q{{"epsilon", "1"}, {"n_trees", "3"}, {"depth_rule", "fixed"}, {"depth", "0"},
+                                       {"leaf_mechanism", "em-counts"}, {"domains", "public"}, {"tree_data", "disjoint"}};
+  CHECK(audit("smooth-rdf", q, p).flagged);
+  q["strict"] = "true";
+  CHECK_FALSE(audit("smooth-rdf", q, p).flagged);
+}
+
 // Finding 5: double_epsilon_sweep with strict spent 2 epsilon under an epsilon-DP label. The mechanism
 // was honest about its spend; the label was not. Now the row's claim is the a-priori 2 epsilon and the
 // status says "not epsilon-DP at the nominal epsilon" (tests/algorithms/apriori_test.cpp); audited at
@@ -200,6 +214,32 @@ TEST_CASE("audit pairs: the shipped pair files load, and bad files name the file
   CHECK_THROWS_WITH_AS(load_audit_pair(write("d.yaml", "features: [[0, 1]]\nclasses: 2\nd0: [[0.5, x]]\nd1: []\n")),
                        doctest::Contains("d.yaml: d0[0]: expected a number"), Error);
   CHECK_THROWS_WITH_AS(builtin_pair("no-such-pair"), doctest::Contains("unknown audit pair 'no-such-pair'"), Error);
+}
+
+}  // namespace dpf::test
+
+namespace dpf::test {
+
+// The shipped audit matrix parses and names known algorithms and pairs (make audit runs it in full).
+TEST_CASE("audit matrix: configs/audit/matrix.yaml runs; a bad entry names the file and entry") {
+  const std::string dir = (std::filesystem::temp_directory_path() / "dpforest-audit-matrix-test").string();
+  std::filesystem::create_directories(dir);
+  const std::string small = dir + "/small.yaml";
+  std::ofstream(small) << "samples: 2000\nalpha: 1.0e-5\nepsilons: [1]\nentries:\n"
+                          "  - {algorithm: jpw, pair: tie-order, params: {n_trees: 1, depth_rule: fixed, depth: 0, domains: public}}\n"
+                          "  - {algorithm: mrf-train, pair: median-move, params: {n_trees: 1, max_depth: 1}}\n";
+  const MatrixReport r = run_audit_matrix(small, dir, 2);
+  CHECK(r.audits == 4);
+  CHECK(r.alarms == 0);
+  CHECK(r.not_auditable == 2);
+  CHECK(std::filesystem::exists(dir + "/audit.md"));
+  const std::string bad = dir + "/bad.yaml";
+  std::ofstream(bad) << "epsilons: [1]\nentries:\n  - {algorithm: jpw, pair: no-such-pair}\n";
+  CHECK_THROWS_WITH_AS(run_audit_matrix(bad, dir, 1), doctest::Contains("unknown audit pair 'no-such-pair'"), Error);
+  std::ofstream(bad) << "epsilons: [1]\nentries:\n  - {algorithm: jpw, pair: tie-order, color: red}\n";
+  CHECK_THROWS_WITH_AS(run_audit_matrix(bad, dir, 1), doctest::Contains("entries[0]: unknown key 'color'"), Error);
+  // A missing matrix file is named.
+  CHECK_THROWS_WITH_AS(run_audit_matrix("configs/audit/no-such-file.yaml", dir, 1), doctest::Contains("no-such-file.yaml"), Error);
 }
 
 }  // namespace dpf::test

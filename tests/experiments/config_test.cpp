@@ -256,7 +256,8 @@ algorithms:
     TempDir empty;
     int configs = 0, published = 0;
     for (const auto& paper : fs::directory_iterator(root)) {
-      if (!paper.is_directory()) continue;
+      // configs/audit holds audit pairs and the audit matrix, not experiments (tests/audit reads them).
+      if (!paper.is_directory() || paper.path().filename() == "audit") continue;
       for (const auto& f : fs::directory_iterator(paper.path())) {
         if (f.path().extension() != ".yaml") continue;
         CAPTURE(f.path().string());

@@ -1,0 +1,18 @@
+// The audit matrix (make audit; dpforest audit --matrix FILE): runs every entry of a matrix file
+// (configs/audit/matrix.yaml) in its published and strict variants at every listed epsilon, and writes
+// <out>/audit.csv (one row per audit) and <out>/audit.md (a readable table). A configuration labelled
+// epsilon-DP that is flagged is an ALARM; a model whose release cannot be read is listed as such.
+#pragma once
+#include <string>
+
+namespace dpf {
+
+struct MatrixReport {
+  int audits = 0, alarms = 0, flagged_published = 0, not_auditable = 0;
+  double seconds = 0;
+  std::string csv_path, md_path;
+};
+
+MatrixReport run_audit_matrix(const std::string& matrix_file, const std::string& out_dir, int threads);
+
+}  // namespace dpf
