@@ -11,6 +11,7 @@
 #include <map>
 
 #include "algorithms/registry.hpp"
+#include "core/data/loaders.hpp"
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
@@ -45,8 +46,39 @@ void parse_shard(const std::string& s, int& index, int& count) {
 
 namespace {
 
+// The last `make audit` verdicts per algorithm (results/audit/audit.csv, committed with the repository).
+std::map<std::string, std::string> audit_verdicts() {
+  std::map<std::string, std::string> out;
+  const std::string path = project_root() + "/results/audit/audit.csv";
+  if (!fs::exists(path)) return out;
+  TableFormat f;
+  f.header = true;
+  RawTable t;
+  try {
+    t = read_table(path, f);
+  } catch (const std::exception&) {
+    return out;
+  }
+  auto col = [&](const char* name) {
+    for (std::size_t i = 0; i < t.columns.size(); ++i)
+      if (t.columns[i] == name) return static_cast<int>(i);
+    return -1;
+  };
+  const int a = col("algorithm"), v = col("variant"), e = col("epsilon"), pr = col("pair"), lb = col("epsilon_lb"),
+            cl = col("epsilon_claimed"), vd = col("verdict");
+  if (a < 0 || v < 0 || e < 0 || pr < 0 || lb < 0 || cl < 0 || vd < 0) return out;
+  for (const auto& r : t.rows) {
+    std::string& s = out[r[static_cast<std::size_t>(a)]];
+    s += std::string(s.empty() ? "" : "; ") + r[static_cast<std::size_t>(v)] + " eps=" + r[static_cast<std::size_t>(e)] +
+         " " + r[static_cast<std::size_t>(pr)] + ": " + r[static_cast<std::size_t>(vd)] +
+         (r[static_cast<std::size_t>(lb)].empty() ? "" : " (lb " + r[static_cast<std::size_t>(lb)] + " vs " + r[static_cast<std::size_t>(cl)] + ")");
+  }
+  return out;
+}
+
 void list_algorithms() {
   std::printf("algorithms:\n");
+  const std::map<std::string, std::string> audits = audit_verdicts();
   for (const auto& a : algorithm_table()) {
     std::string tasks;
     for (auto t : a.tasks) tasks += (tasks.empty() ? "" : ",") + std::string(to_string(t));
@@ -58,6 +90,8 @@ void list_algorithms() {
       std::printf("  %-16s   %-18s %-7s default %-8s %s\n", "", p.name.c_str(), to_string(p.type),
                   p.default_value.empty() ? "(none)" : p.default_value.c_str(), p.doc.c_str());
     for (const auto& q : a.quirks) std::printf("  %-16s   quirk %s: %s\n", "", q.name.c_str(), q.doc.c_str());
+    if (auto it = audits.find(a.name); it != audits.end())
+      std::printf("  %-16s last audit (results/audit/audit.md): %s\n", "", it->second.c_str());
   }
 }
 

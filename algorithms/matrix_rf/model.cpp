@@ -197,6 +197,21 @@ Predictions MrfModel::predict(const Dataset& data, std::span<const uint32_t> row
   return out;
 }
 
+Release MrfModel::released() const {
+  if (is_prediction_release(p_.method))
+    fail(p_.name, ": the private release happens in predict() (noisy votes for a batch of test queries), not in "
+                  "the fitted model; audit it at the mechanism level");
+  Release r;
+  r.discrete.push_back(static_cast<int64_t>(ensembles.size()));
+  for (const EnsembleFit& ef : ensembles) {
+    r.discrete.push_back(ef.counts.rows());
+    r.discrete.push_back(ef.counts.cols());
+    for (Eigen::Index a = 0; a < ef.counts.rows(); ++a)
+      for (Eigen::Index b = 0; b < ef.counts.cols(); ++b) r.continuous.push_back(ef.counts(a, b));
+  }
+  return r;
+}
+
 ModelStats MrfModel::stats() const {
   ModelStats s;
   std::size_t empty = 0;

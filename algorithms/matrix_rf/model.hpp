@@ -34,6 +34,9 @@ class MrfModel : public Model {
   ModelStats stats() const override;
   std::string describe() const override;
   std::vector<std::pair<std::string, std::string>> extra_columns() const override;
+  // Training methods: every ensemble's released noisy leaf-count matrix (the trees are public: drawn from
+  // the seed over public cut-offs). Prediction methods release in predict() and throw, saying so.
+  Release released() const override;
 
   std::vector<EnsembleFit> ensembles;
   StrategyReport report;

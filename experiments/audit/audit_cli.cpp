@@ -12,6 +12,7 @@
 #include "datasets/registry.hpp"
 #include "experiments/audit/matrix.hpp"
 #include "experiments/audit/pairs.hpp"
+#include "experiments/audit/search.hpp"
 #include "experiments/cli.hpp"
 
 namespace po = boost::program_options;
@@ -37,6 +38,8 @@ int cmd_audit(const std::vector<std::string>& args) {
       "seed", po::value<uint64_t>()->default_value(1), "audit seed")(
       "resolution", po::value<double>()->default_value(0.0),
       "discretise continuous release values into bins of this width (post-processing); 0 keeps them exact")(
+      "search", po::value<int>()->default_value(0),
+      "instead of --pairs: screen this many random tiny pairs (4,000 fits each) and audit the worst afresh")(
       "keep-continuous", po::value<int>()->default_value(-1),
       "read only the first k continuous values (1: a single tree's root threshold); -1: all");
   po::variables_map vm;
@@ -63,7 +66,20 @@ int cmd_audit(const std::vector<std::string>& args) {
   if (vm.count("epsilon")) params["epsilon"] = std::to_string(vm["epsilon"].as<double>());
   const std::string algorithm = vm["algorithm"].as<std::string>();
   const std::string which = vm["pairs"].as<std::string>();
-  const AuditPair pair = std::filesystem::exists(which) ? load_audit_pair(which) : builtin_pair(which);
+  AuditPair pair;
+  if (vm["search"].as<int>() > 0) {
+    SearchOptions so;
+    so.candidates = vm["search"].as<int>();
+    so.seed = vm["seed"].as<uint64_t>();
+    so.threads = vm["threads"].as<int>();
+    so.resolution = vm["resolution"].as<double>();
+    so.keep_continuous = vm["keep-continuous"].as<int>();
+    SearchResult s = search_pair(vm["algorithm"].as<std::string>(), params, so);
+    std::printf("search:           %d random pairs screened; worst screened bound %.3f\n", s.screened, s.screened_lb);
+    pair = std::move(s.pair);
+  } else {
+    pair = std::filesystem::exists(which) ? load_audit_pair(which) : builtin_pair(which);
+  }
 
   const AlgorithmInfo& info = find_algorithm(algorithm);
   const Params p = resolve_params(algorithm, info.params, params, "--param");
@@ -71,7 +87,8 @@ int cmd_audit(const std::vector<std::string>& args) {
   opt.samples = vm["samples"].as<int64_t>();
   opt.alpha = vm["alpha"].as<double>();
   opt.threads = vm["threads"].as<int>();
-  opt.seed = vm["seed"].as<uint64_t>();
+  // A searched pair is audited with seeds its screening never used.
+  opt.seed = vm["search"].as<int>() > 0 ? hash_combine(vm["seed"].as<uint64_t>(), 0xa0d17) : vm["seed"].as<uint64_t>();
   opt.resolution = vm["resolution"].as<double>();
   opt.keep_continuous = vm["keep-continuous"].as<int>();
   const TaskKind task = pair.d0.task();
