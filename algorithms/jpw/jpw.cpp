@@ -112,7 +112,9 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
     s.classes_from_training = s.domains_from_training;
     s.random_ties = p.get_bool("strict");  // and empty leaves through the same mechanism
     s.release = p.get_string("version") == "coded" ? RdfRelease::kJpwCoded : RdfRelease::kJpwOriginal;
-    s.certified = p.get_bool("strict");
+    // Certified exactly when privacy_status says epsilon-DP.
+    s.certified = p.get_bool("strict") || (p.get_string("domains") == "public" && p.get_string("version") == "original" &&
+                                           p.get_string("depth_rule") != "jpw");
     return std::make_unique<JpwLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"),
                                         p.get_bool("strict"), kNEpsilonShare);
   };
