@@ -1,7 +1,9 @@
 // The audit matrix (make audit; dpforest audit --matrix FILE): runs every entry of a matrix file
 // (configs/audit/matrix.yaml) in its published and strict variants at every listed epsilon, and writes
-// <out>/audit.csv (one row per audit) and <out>/audit.md (a readable table). A configuration labelled
-// epsilon-DP that is flagged is an ALARM; a model whose release cannot be read is listed as such.
+// <out>/audit.csv (one row per audit) and <out>/audit.md (a readable table), then (unless the file says
+// `mechanisms: false`) the mechanism-level cases of mechanisms.hpp. A configuration labelled epsilon-DP
+// that is flagged, or a mechanism case off its expectation, is an ALARM; a model whose release cannot
+// be read is listed as such.
 #pragma once
 #include <string>
 

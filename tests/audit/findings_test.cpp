@@ -225,7 +225,7 @@ TEST_CASE("audit matrix: configs/audit/matrix.yaml runs; a bad entry names the f
   const std::string dir = (std::filesystem::temp_directory_path() / "dpforest-audit-matrix-test").string();
   std::filesystem::create_directories(dir);
   const std::string small = dir + "/small.yaml";
-  std::ofstream(small) << "samples: 2000\nalpha: 1.0e-5\nepsilons: [1]\nentries:\n"
+  std::ofstream(small) << "samples: 2000\nalpha: 1.0e-5\nepsilons: [1]\nmechanisms: false\nentries:\n"
                           "  - {algorithm: jpw, pair: tie-order, params: {n_trees: 1, depth_rule: fixed, depth: 0, domains: public}}\n"
                           "  - {algorithm: mrf-predict, pair: median-move, params: {n_trees: 1, max_depth: 1, cutoffs: \"x0=0.5\"}}\n";
   const MatrixReport r = run_audit_matrix(small, dir, 2);
