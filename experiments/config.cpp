@@ -8,6 +8,7 @@
 
 #include "algorithms/registry.hpp"
 #include "core/util/error.hpp"
+#include "core/util/safe_path.hpp"
 #include "experiments/formula.hpp"
 
 namespace dpf {
@@ -140,6 +141,8 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     }
     s.paper = scalar(c, root["paper"], "paper");
     s.experiment = scalar(c, root["experiment"], "experiment");
+    require_safe_id(s.paper, path + ": paper");
+    require_safe_id(s.experiment, path + ": experiment");
     if (root["title"]) s.title = scalar(c, root["title"], "title");
     s.kind = root["kind"] ? scalar(c, root["kind"], "kind") : "table";
     evaluate_formula(s.paper, s.experiment, s.formula, s.formula_grid, path);  // validates every grid value
@@ -149,6 +152,8 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     if (!root[k]) c.error(k, "required key is missing");
   s.paper = scalar(c, root["paper"], "paper");
   s.experiment = scalar(c, root["experiment"], "experiment");
+  require_safe_id(s.paper, path + ": paper");
+  require_safe_id(s.experiment, path + ": experiment");
   if (root["title"]) s.title = scalar(c, root["title"], "title");
   if (root["kind"]) s.kind = scalar(c, root["kind"], "kind");
   if (const auto r = root["record"]) {

@@ -14,6 +14,7 @@
 #include "core/data/preprocess.hpp"
 #include "core/eval/cv.hpp"
 #include "core/util/error.hpp"
+#include "core/util/safe_path.hpp"
 #include "experiments/formula.hpp"
 #include "experiments/results.hpp"
 #include "experiments/sweep.hpp"
@@ -24,7 +25,8 @@ namespace dpf {
 namespace fs = std::filesystem;
 
 std::string experiment_dir(const ExperimentSpec& spec, const std::string& results_root) {
-  return (fs::path(results_root) / spec.paper / spec.experiment).string();
+  // Ids are validated when the config is read; containment is checked again where the path is made.
+  return path_inside(results_root, {spec.paper, spec.experiment});
 }
 
 namespace {
@@ -266,7 +268,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   return rep;
 }
 
-MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root) {
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial) {
   const std::string dir = experiment_dir(spec, results_root);
   MergeReport m;
   if (!spec.formula.empty()) {
@@ -291,6 +293,10 @@ MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& resu
   }
   m.rows = rows.size();
   m.path = dir + "/results.csv";
+  if (!m.missing.empty() && !allow_partial) {
+    m.written = false;
+    return m;
+  }
   write_rows_atomic(m.path, rows);
   return m;
 }
