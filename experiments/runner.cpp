@@ -141,7 +141,20 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   for (const Cell* c : pending) {
     if (raw.count(c->dataset) || missing.count(c->dataset)) continue;
     try {
-      raw[c->dataset] = std::make_shared<const Dataset>(load_dataset(c->dataset, opt.data));
+      auto d = std::make_shared<const Dataset>(load_dataset(c->dataset, opt.data));
+      // A protocol the dataset is too small for skips that dataset's cells, not the whole run.
+      const std::size_t n = d->n_rows();
+      std::string too_small;
+      if (spec.protocol.type == "kfold" && static_cast<std::size_t>(spec.protocol.folds) > n)
+        too_small = "protocol.folds = " + std::to_string(spec.protocol.folds) + " exceeds its " + std::to_string(n) + " rows";
+      else if (spec.protocol.type == "holdout" && n < 2)
+        too_small = "protocol holdout needs at least 2 rows, it has " + std::to_string(n);
+      if (!too_small.empty()) {
+        missing[c->dataset] = too_small;
+        rep.notes.push_back("skipped cells of dataset " + c->dataset + " (" + spec.path + "): " + too_small);
+      } else {
+        raw[c->dataset] = std::move(d);
+      }
     } catch (const MissingInput& e) {
       missing[c->dataset] = e.what();
       rep.notes.push_back("skipped cells of dataset " + c->dataset + ": " + e.what());

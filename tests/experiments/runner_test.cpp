@@ -118,6 +118,25 @@ algorithms:
     CHECK_FALSE(std::filesystem::exists(strict_merge.path));
   }
 
+  TEST_CASE("a dataset too small for the protocol skips its cells with a message naming it and the key") {
+    const ExperimentSpec spec = parse_experiment(
+        "paper: p\nexperiment: folds\nprotocol: {type: kfold, folds: 80, repetitions: 1}\n"
+        "datasets: [{id: \"synthetic:classification:n=50,d=2\"}, {id: \"synthetic:classification:n=200,d=2\"}]\n"
+        "algorithms: [{name: rf, params: {n_trees: 2}}]\n",
+        "inline/folds.yaml");
+    TempDir dir;
+    RunOptions o;
+    o.results_root = dir.str();
+    o.threads = 1;
+    o.progress = false;
+    const RunReport r = run_experiment(spec, o);
+    CHECK(r.computed == 1);
+    CHECK(r.missing_data == 1);
+    REQUIRE(r.notes.size() == 1);
+    CHECK(r.notes[0].find("synthetic:classification:n=50,d=2") != std::string::npos);
+    CHECK(r.notes[0].find("protocol.folds = 80 exceeds its 50 rows") != std::string::npos);
+  }
+
   TEST_CASE("paper and experiment ids are folder names under the results root: unsafe ids are refused") {
     const std::string tail = "datasets: [{id: \"synthetic:classification:n=50,d=2\"}]\nalgorithms: [{name: rf}]\n";
     CHECK_THROWS_WITH_AS(parse_experiment("paper: p\nexperiment: ../../../escaped\n" + tail, "inline/escape.yaml"),
