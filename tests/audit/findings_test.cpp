@@ -5,8 +5,8 @@
 // Method (experiments/audit/audit.hpp): 10^5 fits per dataset; the distinguishing event is chosen on one
 // half of the fits and bounded on the other half with exact one-sided Clopper-Pearson intervals. An
 // audit reports epsilon_lb > claimed ("flagged") with probability at most alpha when the configuration
-// is epsilon-DP at its claim. alpha = 1e-5 per audit; the PASS cases below are 10 audits, so a correct
-// implementation fails this suite by chance with probability at most 1e-4 (union bound), and the
+// is epsilon-DP at its claim. alpha = 1e-5 per audit; the PASS cases below are 11 audits, so a correct
+// implementation fails this suite by chance with probability at most 1.1e-4 (union bound), and the
 // seeds are fixed, so CI is deterministic. The FLAGGED cases show each test has the power to see the
 // old rule: they run the published variants, which keep the old mechanisms (their rows say "published,
 // not epsilon-DP"), and would be the strict rows on the code before the fix.
