@@ -1,6 +1,7 @@
 #include "experiments/audit/audit.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -163,18 +164,22 @@ AuditResult run_audit(const ReleaseSampler& sample, const AuditOptions& opt) {
   std::vector<uint64_t> out(static_cast<std::size_t>(2 * n));
   double max_spent = 0.0;
   std::exception_ptr error;
+  std::atomic<bool> failed{false};  // read by every thread; `error` itself is touched only under the lock
 #pragma omp parallel num_threads(opt.threads)
   {
     double local_spent = 0.0;
 #pragma omp for schedule(dynamic, 512)
     for (int64_t j = 0; j < 2 * n; ++j) {
-      if (error) continue;
+      if (failed.load(std::memory_order_relaxed)) continue;
       try {
         const int side = static_cast<int>(j / n);
         out[static_cast<std::size_t>(j)] = release_hash(fit_release(side, j % n, &local_spent), opt.resolution, opt.keep_continuous);
       } catch (...) {
 #pragma omp critical(dpf_audit_error)
-        if (!error) error = std::current_exception();
+        {
+          if (!error) error = std::current_exception();
+          failed.store(true, std::memory_order_relaxed);
+        }
       }
     }
 #pragma omp critical(dpf_audit_spent)
