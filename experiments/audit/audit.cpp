@@ -1,5 +1,7 @@
 #include "experiments/audit/audit.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -134,8 +136,23 @@ AuditResult run_audit(const std::string& algorithm, const std::map<std::string, 
           "audit pair '", pair.name, "': the two datasets must share one schema");
   const AlgorithmInfo& info = find_algorithm(algorithm);
   const Params p = resolve_params(algorithm, info.params, params, "audit of '" + algorithm + "'");
-  const std::unique_ptr<Learner> learner = info.make(p, pair.d0.schema());
-  return run_audit(*learner, pair, opt);
+  // One learner per thread: a Learner may keep per-fit state (matrix-rf resolves its per-dataset
+  // parameters into a member at the start of fit), so concurrent fits never share one.
+  std::vector<std::unique_ptr<Learner>> learners;
+  for (int t = 0; t < opt.threads; ++t) learners.push_back(info.make(p, pair.d0.schema()));
+  const Dataset* data[2] = {&pair.d0, &pair.d1};
+  std::vector<uint32_t> rows[2];
+  for (int s = 0; s < 2; ++s)
+    for (std::size_t i = 0; i < data[s]->n_rows(); ++i) rows[s].push_back(static_cast<uint32_t>(i));
+  return run_audit(
+      [&](int side, uint64_t seed, double* spent) {
+        const int t = std::min(omp_get_thread_num(), opt.threads - 1);
+        FitContext ctx{Rng(seed), PrivacyLedger(), 1};
+        std::unique_ptr<Model> m = learners[static_cast<std::size_t>(t)]->fit(*data[side], rows[side], ctx);
+        if (spent) *spent = std::max(*spent, ctx.ledger.spent());
+        return m->released();
+      },
+      opt);
 }
 
 AuditResult run_audit(const Learner& learner, const AuditPair& pair, const AuditOptions& opt) {

@@ -56,7 +56,8 @@ struct AuditResult {
 // Model level: a registry configuration (params resolved against its schema) ...
 AuditResult run_audit(const std::string& algorithm, const std::map<std::string, std::string>& params,
                       const AuditPair& pair, const AuditOptions& opt);
-// ... or any Learner (tests plant bugs this way), fitted on every row of each dataset.
+// ... or any Learner (tests plant bugs this way), fitted on every row of each dataset; with threads > 1
+// its fit() must be safe to call concurrently (the registry overload makes one learner per thread).
 AuditResult run_audit(const Learner& learner, const AuditPair& pair, const AuditOptions& opt);
 // Mechanism level: one draw of a mechanism on side 0 (d0's input) or side 1 (d1's input), from an RNG
 // seeded with `seed`; `spent`, when not null, is raised to the epsilon the draw charged. Must be safe to
