@@ -112,8 +112,11 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
     }
     // Public domains include the public class list (the schema's); the authors' code reads both from the rows.
     s.classes_from_training = s.domains_from_training;
+
     s.random_assignment = p.get_bool("strict");
-    s.certified = s.mechanism != LeafMechanism::kSmooth && !s.domains_from_training;
+    // Certified exactly when privacy_status says epsilon-DP: a sound leaf rule, public domains and
+    // classes, and no chunked partition.
+    s.certified = s.mechanism != LeafMechanism::kSmooth && !s.domains_from_training && (!s.disjoint || s.random_assignment);
     return std::make_unique<RdfLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"));
   };
 

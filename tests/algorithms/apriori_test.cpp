@@ -101,6 +101,10 @@ TEST_CASE("apriori: the a-priori epsilon bounds every fit's ledger, for every pr
               }
               double spent = 0, conservative = 0;
               spent_of(*model, ledger, spent, conservative);
+              // A row labelled epsilon-DP has only certified charges (ledger_certified = true). The converse
+              // need not hold: certified charges can still read an unpaid n or spend past the nominal epsilon.
+              if (status == "epsilon-DP")
+                CHECK_MESSAGE(ledger.certified(), a.name, " ", p.canonical(), ": labelled epsilon-DP with uncertified charges");
               CHECK_MESSAGE(spent <= b.epsilon * (1 + 1e-9), a.name, " ", p.canonical(), " n=", n, " spent ", spent,
                             " > a-priori ", b.epsilon);
               CHECK_MESSAGE(conservative <= b.epsilon_conservative * (1 + 1e-9), a.name, " ", p.canonical(),
