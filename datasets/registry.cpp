@@ -8,7 +8,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "core/data/yaml_keys.hpp"
 #include "core/data/make_classification.hpp"
 #include "core/data/synthetic.hpp"
 #include "core/util/error.hpp"
@@ -50,7 +49,6 @@ DatasetEntry parse_entry(const fs::path& file) {
   } catch (const YAML::Exception& e) {
     fail(where, ": ", e.what());
   }
-  reject_duplicate_keys(root, where);
   static const std::vector<std::string> keys = {"id", "title", "page", "mirrored", "note", "used_by", "files",
                                                 "variants"};
   for (const auto& kv : root) {

@@ -7,9 +7,7 @@
 #include <sstream>
 
 #include "algorithms/registry.hpp"
-#include "core/data/yaml_keys.hpp"
 #include "core/util/error.hpp"
-#include "core/util/safe_path.hpp"
 #include "experiments/formula.hpp"
 
 namespace dpf {
@@ -72,19 +70,6 @@ std::vector<std::string> scalar_or_list(const Ctx& c, const YAML::Node& n, const
   } else {
     c.error(where, "expected a value or a list of values");
   }
-  // A value listed twice would run its cell twice into one results table (doubling n and the paired
-  // folds of every test): numbers compare by value (1 and 1.0 are one value).
-  std::set<std::string> seen;
-  for (const std::string& v : out) {
-    std::string key = v;
-    try {
-      std::size_t used = 0;
-      const double d = std::stod(v, &used);
-      if (used == v.size()) key = canonical_number(d);
-    } catch (const std::exception&) {
-    }
-    if (!seen.insert(key).second) c.error(where, "value '" + shown(v) + "' is listed twice (a sweep runs each value once)");
-  }
   return out;
 }
 
@@ -128,7 +113,6 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
   } catch (const YAML::Exception& e) {
     fail(path, ": not valid YAML: ", e.what());
   }
-  reject_duplicate_keys(root, path);
   if (!root || !root.IsMap()) fail(path, ": expected a YAML mapping at the top level");
   allow_keys(c, root, "", {"paper", "experiment", "title", "kind", "seed", "protocol", "datasets", "defaults",
                            "algorithms", "record", "formula"});
@@ -156,8 +140,6 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     }
     s.paper = scalar(c, root["paper"], "paper");
     s.experiment = scalar(c, root["experiment"], "experiment");
-    require_safe_id(s.paper, path + ": paper");
-    require_safe_id(s.experiment, path + ": experiment");
     if (root["title"]) s.title = scalar(c, root["title"], "title");
     s.kind = root["kind"] ? scalar(c, root["kind"], "kind") : "table";
     evaluate_formula(s.paper, s.experiment, s.formula, s.formula_grid, path);  // validates every grid value
@@ -167,8 +149,6 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     if (!root[k]) c.error(k, "required key is missing");
   s.paper = scalar(c, root["paper"], "paper");
   s.experiment = scalar(c, root["experiment"], "experiment");
-  require_safe_id(s.paper, path + ": paper");
-  require_safe_id(s.experiment, path + ": experiment");
   if (root["title"]) s.title = scalar(c, root["title"], "title");
   if (root["kind"]) s.kind = scalar(c, root["kind"], "kind");
   if (const auto r = root["record"]) {
@@ -260,22 +240,6 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
       for (const auto& kv : p) r.preprocess_overrides[kv.first.as<std::string>()] = kv.second.as<std::string>();
     }
     s.algorithms.push_back(r);
-  }
-  // Every default must be a parameter of at least one algorithm of the config (a misspelt `n_tress: 50`
-  // would otherwise silently run the default tree count); the preprocessing keys are not defaults.
-  for (const auto& [k, v] : s.defaults) {
-    bool used = false;
-    std::set<std::string> known;
-    for (const AlgorithmRef& r : s.algorithms)
-      for (const ParamSpec& ps : find_algorithm(r.name).params) {
-        known.insert(ps.name);
-        used = used || ps.name == k;
-      }
-    if (!used) {
-      std::string list;
-      for (const std::string& n : known) list += (list.empty() ? "" : ", ") + n;
-      c.error("defaults." + k, "no algorithm of this config has a parameter '" + k + "' (their parameters: " + list + ")");
-    }
   }
   return s;
 }

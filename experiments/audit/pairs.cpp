@@ -6,7 +6,6 @@
 #include <map>
 
 #include "core/data/preprocess.hpp"
-#include "core/data/yaml_keys.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -140,7 +139,6 @@ AuditPair load_audit_pair(const std::string& path) {
   } catch (const YAML::Exception& e) {
     fail(path, ": not a readable YAML pair file: ", e.what());
   }
-  reject_duplicate_keys(root, path);
   require(root.IsMap(), path, ": a pair file is a map with keys features, classes, d0, d1");
   for (const auto& kv : root) {
     const std::string k = kv.first.as<std::string>();

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <set>
 
 #include "experiments/exp_fixtures.hpp"
@@ -294,48 +293,3 @@ algorithms:
     CHECK(published >= 1);
   }
 }
-
-namespace dpf {
-
-TEST_CASE("config hardening: duplicate keys, unknown defaults and duplicate sweep values are errors") {
-  const std::string head = "paper: p\nexperiment: e\nprotocol: {type: holdout, test_fraction: 0.2, repetitions: 1}\n"
-                           "datasets: [{id: \"synthetic:classification:n=50,d=2\"}]\n";
-  // yaml-cpp keeps both entries of a repeated key; the first seed would win, the last default would.
-  CHECK_THROWS_WITH_AS(parse_experiment("seed: 1\n" + head + "seed: 2\nalgorithms: [{name: rf}]\n", "inline/dup.yaml"),
-                       doctest::Contains("inline/dup.yaml:6: duplicate key 'seed' (first at line 1)"), Error);
-  CHECK_THROWS_WITH_AS(
-      parse_experiment(head + "defaults:\n  n_trees: 5\n  n_trees: 7\nalgorithms: [{name: rf}]\n", "inline/dup2.yaml"),
-      doctest::Contains("inline/dup2.yaml:7: duplicate key 'n_trees' (first at line 6)"), Error);
-  CHECK_THROWS_WITH_AS(parse_experiment(head + "defaults: {n_tress: 50}\nalgorithms: [{name: rf}]\n", "inline/typo.yaml"),
-                       doctest::Contains("defaults.n_tress: no algorithm of this config has a parameter 'n_tress'"), Error);
-  CHECK_THROWS_WITH_AS(
-      parse_experiment(head + "algorithms: [{name: dipreme, params: {epsilon: [1, 1.0]}}]\n", "inline/sweep.yaml"),
-      doctest::Contains("algorithms[0].params.epsilon: value '1.0' is listed twice"), Error);
-  // A default used by one algorithm of the config is fine even if another lacks it.
-  CHECK_NOTHROW(parse_experiment(head + "defaults: {epsilon: 1}\nalgorithms: [{name: rf}, {name: dipreme}]\n", "inline/ok.yaml"));
-}
-
-}  // namespace dpf
-
-namespace dpf {
-
-TEST_CASE("published.yaml hardening: a negative tolerance, a NaN value and a repeated id name the entry") {
-  TempDir dir;
-  auto file = [&](const std::string& body) {
-    const std::string p = dir.str() + "/published.yaml";
-    std::ofstream(p) << "paper: p\nnumbers:\n" << body;
-    return p;
-  };
-  const std::string entry = "    experiment: e\n    metric: accuracy\n    paper_method: {label: X}\n";
-  PublishedCheckOptions o;
-  o.results_root = dir.str();
-  CHECK_THROWS_WITH_AS(check_published(file("  - id: a\n    value: 0.5\n    tolerance: -1\n" + entry), o),
-                       doctest::Contains("numbers[0].tolerance: must be finite and >= 0"), Error);
-  CHECK_THROWS_WITH_AS(check_published(file("  - id: a\n    value: .nan\n    tolerance: 0.1\n" + entry), o),
-                       doctest::Contains("numbers[0].value: must be a finite number"), Error);
-  CHECK_THROWS_WITH_AS(check_published(file("  - id: a\n    value: 0.5\n    tolerance: 0.1\n" + entry +
-                                            "  - id: a\n    value: 0.6\n    tolerance: 0.1\n" + entry), o),
-                       doctest::Contains("numbers[1].id: 'a' is used twice"), Error);
-}
-
-}  // namespace dpf

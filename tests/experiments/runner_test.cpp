@@ -3,8 +3,6 @@
 // skips its dataset's cells with a message naming it (design.md §2, §5; privacy.md §7.2 item 5).
 #include <doctest/doctest.h>
 
-#include <filesystem>
-
 #include <algorithm>
 
 #include "experiments/exp_fixtures.hpp"
@@ -110,43 +108,6 @@ algorithms:
     MergeReport mh = merge_experiment(spec, half.str());
     CHECK(mh.present == 4);
     CHECK(mh.missing.size() == 3);
-    // `dpforest merge` does not overwrite results.csv with a partial table unless asked (--allow-partial).
-    std::filesystem::remove(mh.path);
-    MergeReport strict_merge = merge_experiment(spec, half.str(), /*allow_partial=*/false);
-    CHECK_FALSE(strict_merge.written);
-    CHECK(strict_merge.missing.size() == 3);
-    CHECK_FALSE(std::filesystem::exists(strict_merge.path));
-  }
-
-  TEST_CASE("a dataset too small for the protocol skips its cells with a message naming it and the key") {
-    const ExperimentSpec spec = parse_experiment(
-        "paper: p\nexperiment: folds\nprotocol: {type: kfold, folds: 80, repetitions: 1}\n"
-        "datasets: [{id: \"synthetic:classification:n=50,d=2\"}, {id: \"synthetic:classification:n=200,d=2\"}]\n"
-        "algorithms: [{name: rf, params: {n_trees: 2}}]\n",
-        "inline/folds.yaml");
-    TempDir dir;
-    RunOptions o;
-    o.results_root = dir.str();
-    o.threads = 1;
-    o.progress = false;
-    const RunReport r = run_experiment(spec, o);
-    CHECK(r.computed == 1);
-    CHECK(r.missing_data == 1);
-    REQUIRE(r.notes.size() == 1);
-    CHECK(r.notes[0].find("synthetic:classification:n=50,d=2") != std::string::npos);
-    CHECK(r.notes[0].find("protocol.folds = 80 exceeds its 50 rows") != std::string::npos);
-  }
-
-  TEST_CASE("paper and experiment ids are folder names under the results root: unsafe ids are refused") {
-    const std::string tail = "datasets: [{id: \"synthetic:classification:n=50,d=2\"}]\nalgorithms: [{name: rf}]\n";
-    CHECK_THROWS_WITH_AS(parse_experiment("paper: p\nexperiment: ../../../escaped\n" + tail, "inline/escape.yaml"),
-                         doctest::Contains("inline/escape.yaml: experiment: '../../../escaped' is not a safe id"), Error);
-    CHECK_THROWS_WITH_AS(parse_experiment("paper: /abs\nexperiment: e\n" + tail, "inline/abs.yaml"),
-                         doctest::Contains("paper: '/abs' is not a safe id"), Error);
-    CHECK_THROWS_WITH_AS(parse_experiment("paper: \"\"\nexperiment: e\n" + tail, "inline/empty.yaml"),
-                         doctest::Contains("paper: '' is not a safe id"), Error);
-    CHECK_THROWS_WITH_AS(parse_experiment("paper: \"a\\nb\"\nexperiment: e\n" + tail, "inline/newline.yaml"),
-                         doctest::Contains("paper: 'a\\x0ab' is not a safe id"), Error);
   }
 
   TEST_CASE("resume: only a deleted cell is recomputed, with identical results") {
