@@ -11,6 +11,7 @@
 #include "core/data/make_classification.hpp"
 #include "core/data/synthetic.hpp"
 #include "core/util/error.hpp"
+#include "core/util/input_check.hpp"
 #include "datasets/fetcher.hpp"
 
 namespace fs = std::filesystem;
@@ -43,12 +44,8 @@ YAML::Node merged_variant(const YAML::Node& variants, std::size_t i, const std::
 
 DatasetEntry parse_entry(const fs::path& file) {
   std::string where = file.string();
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(where);
-  } catch (const YAML::Exception& e) {
-    fail(where, ": ", e.what());
-  }
+  const YAML::Node root = load_yaml_file_strict(where);  // size limit, UTF-8, duplicate keys
+  if (!root.IsMap()) fail(where, ": expected a YAML mapping at the top level");
   static const std::vector<std::string> keys = {"id", "title", "page", "mirrored", "note", "used_by", "files",
                                                 "variants"};
   for (const auto& kv : root) {
@@ -57,7 +54,9 @@ DatasetEntry parse_entry(const fs::path& file) {
   }
   DatasetEntry e;
   try {
+    if (!root["id"]) fail(where, ": missing 'id'");
     e.id = root["id"].as<std::string>();
+    check_id(e.id, where + ": id");
     if (e.id != file.stem().string()) fail(where, ": id '", e.id, "' differs from the file name");
     e.title = root["title"] ? root["title"].as<std::string>() : e.id;
     e.page = root["page"] ? root["page"].as<std::string>() : "";

@@ -8,6 +8,7 @@
 
 #include "algorithms/registry.hpp"
 #include "core/util/error.hpp"
+#include "core/util/input_check.hpp"
 #include "experiments/formula.hpp"
 
 namespace dpf {
@@ -41,7 +42,7 @@ void allow_keys(const Ctx& c, const YAML::Node& n, const std::string& where, std
     if (!allowed.count(k)) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      c.error(where.empty() ? k : where + "." + k, "unknown key (allowed here: " + list + ")");
+      c.error(where.empty() ? clip(k) : where + "." + clip(k), "unknown key (allowed here: " + list + ")");
     }
   }
 }
@@ -70,6 +71,12 @@ std::vector<std::string> scalar_or_list(const Ctx& c, const YAML::Node& n, const
   } else {
     c.error(where, "expected a value or a list of values");
   }
+  // A value given twice would run its cells twice and put every row into results.csv twice.
+  for (std::size_t i = 0; i < out.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (out[i] == out[j])
+        c.error(where, "value '" + clip(out[i]) + "' is listed twice (items " + std::to_string(j) + " and " +
+                           std::to_string(i) + ")");
   return out;
 }
 
@@ -81,7 +88,7 @@ int as_int(const Ctx& c, const YAML::Node& n, const std::string& where, int lo, 
     if (used != s.size() || v < lo || v > hi) throw std::invalid_argument(s);
     return v;
   } catch (const std::exception&) {
-    c.error(where, "'" + s + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    c.error(where, "'" + clip(s) + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
 }
 
@@ -107,12 +114,7 @@ Preprocess parse_preprocess(const Ctx& c, const YAML::Node& n, const std::string
 
 ExperimentSpec parse_experiment(const std::string& text, const std::string& path) {
   Ctx c{path};
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    fail(path, ": not valid YAML: ", e.what());
-  }
+  YAML::Node root = load_yaml_strict(text, path);  // UTF-8, duplicate keys
   if (!root || !root.IsMap()) fail(path, ": expected a YAML mapping at the top level");
   allow_keys(c, root, "", {"paper", "experiment", "title", "kind", "seed", "protocol", "datasets", "defaults",
                            "algorithms", "record", "formula"});
@@ -140,6 +142,8 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     }
     s.paper = scalar(c, root["paper"], "paper");
     s.experiment = scalar(c, root["experiment"], "experiment");
+    check_id(s.paper, path + ": paper");
+    check_id(s.experiment, path + ": experiment");
     if (root["title"]) s.title = scalar(c, root["title"], "title");
     s.kind = root["kind"] ? scalar(c, root["kind"], "kind") : "table";
     evaluate_formula(s.paper, s.experiment, s.formula, s.formula_grid, path);  // validates every grid value
@@ -149,6 +153,8 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     if (!root[k]) c.error(k, "required key is missing");
   s.paper = scalar(c, root["paper"], "paper");
   s.experiment = scalar(c, root["experiment"], "experiment");
+  check_id(s.paper, path + ": paper");
+  check_id(s.experiment, path + ": experiment");
   if (root["title"]) s.title = scalar(c, root["title"], "title");
   if (root["kind"]) s.kind = scalar(c, root["kind"], "kind");
   if (const auto r = root["record"]) {
@@ -199,6 +205,12 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
       rest.remove("id");
       d.preprocess = parse_preprocess(c, rest, where, d.preprocess);
     }
+    // The registry id (before any ':variant' or ':generator-args') names a file; the rest is a spec.
+    check_id(d.id.substr(0, d.id.find(':')), path + ": " + where);
+    check_text(d.id, path + ": " + where);
+    for (const auto& other : s.datasets)
+      if (other.id == d.id && other.preprocess.key() == d.preprocess.key())
+        c.error(where, "dataset '" + d.id + "' is listed twice with the same preprocessing");
     s.datasets.push_back(d);
   }
 
@@ -227,7 +239,9 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
       c.error(where + ".name", e.what());
     }
     r.label = a["label"] ? scalar(c, a["label"], where + ".label") : r.name;
-    if (!labels.insert(r.label).second) c.error(where + ".label", "label '" + r.label + "' is used twice");
+    if (r.label.empty() || r.label.size() > 100) c.error(where + ".label", "expected 1-100 characters");
+    check_text(r.label, path + ": " + where + ".label");
+    if (!labels.insert(r.label).second) c.error(where + ".label", "label '" + clip(r.label) + "' is used twice");
     if (const auto p = a["params"]) {
       if (!p.IsMap()) c.error(where + ".params", "expected a mapping of parameter: value");
       for (const auto& kv : p) {
@@ -241,15 +255,22 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     }
     s.algorithms.push_back(r);
   }
+  // A default applies where an algorithm has the parameter (sweep.cpp); one no algorithm of the
+  // config has is a typo (n_tress) that would silently run the registry default.
+  for (const auto& [k, v] : s.defaults) {
+    bool used = false;
+    std::string names;
+    for (const auto& a : s.algorithms) {
+      names += (names.empty() ? "" : ", ") + a.name;
+      for (const auto& p : find_algorithm(a.name).params) used = used || p.name == k;
+    }
+    if (!used) c.error("defaults." + clip(k), "no algorithm of this config (" + names + ") has this parameter");
+  }
   return s;
 }
 
 ExperimentSpec load_experiment(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(path, ": cannot open the experiment config");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_experiment(ss.str(), path);
+  return parse_experiment(read_text_limited(path, kMaxConfigBytes, "experiment config"), path);
 }
 
 }  // namespace dpf

@@ -53,7 +53,7 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
       "threads", po::value<int>()->default_value(default_threads()), "worker threads")(
       "shard", po::value<std::string>()->default_value("0/1"), "run only cells with index % N == i (i/N)")(
       "results", po::value<std::string>()->default_value(project_root() + "/results"), "results root")(
-      "quiet", "no progress line");
+      "quiet", "no progress line")("allow-partial", "merge: write results.csv even with cells missing or invalid");
   po::positional_options_description pos;
   pos.add("config", 1);
   po::variables_map vm;
@@ -63,10 +63,15 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
   ExperimentSpec spec = load_experiment(vm["config"].as<std::string>());
   const std::string results = vm["results"].as<std::string>();
   if (merge_only) {
-    MergeReport m = merge_experiment(spec, results);
-    std::printf("merged %zu of %zu cells (%zu rows) into %s\n", m.present, m.cells, m.rows, m.path.c_str());
+    MergeReport m = merge_experiment(spec, results, vm.count("allow-partial") > 0);
+    std::printf("%s %zu of %zu cells (%zu rows) %s %s\n", m.written ? "merged" : "NOT merged", m.present, m.cells,
+                m.rows, m.written ? "into" : "- kept", m.path.c_str());
     for (const auto& s : m.missing) std::printf("  missing: %s\n", s.c_str());
-    return 0;
+    for (const auto& s : m.invalid) std::printf("  invalid: %s\n", s.c_str());
+    if (m.present == m.cells) return 0;
+    std::fprintf(stderr, "dpforest merge: %zu of %zu cells missing or invalid%s\n", m.cells - m.present, m.cells,
+                 m.written ? " (partial table written: --allow-partial)" : "; results.csv left as it was (--allow-partial writes the rest)");
+    return 4;
   }
   RunOptions ro;
   ro.threads = vm["threads"].as<int>();
@@ -81,7 +86,12 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
               r.missing_data, r.tasks, r.seconds, ro.threads);
   for (const auto& n : r.notes) std::printf("  %s\n", n.c_str());
   if (!r.results_csv.empty()) std::printf("results: %s\n", r.results_csv.c_str());
-  return r.failed > 0 ? 3 : 0;
+  if (r.failed > 0) return 3;
+  if (r.in_shard > 0 && r.computed + r.already_done == 0) {
+    std::fprintf(stderr, "dpforest run: every cell of this shard was skipped\n");
+    return 4;
+  }
+  return 0;
 }
 
 int cmd_datasets(const std::vector<std::string>& args) {
@@ -94,7 +104,7 @@ int cmd_datasets(const std::vector<std::string>& args) {
     bad += r.ok ? 0 : 1;
   }
   std::printf("%zu datasets: %zu ok, %d missing or corrupt\n", reports.size(), reports.size() - static_cast<std::size_t>(bad), bad);
-  return 0;
+  return bad > 0 ? 5 : 0;
 }
 
 int cmd_check(const std::vector<std::string>& args) {

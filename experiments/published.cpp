@@ -11,6 +11,7 @@
 
 #include "core/eval/stats.hpp"
 #include "core/util/error.hpp"
+#include "core/util/input_check.hpp"
 #include "experiments/claims.hpp"
 #include "experiments/results.hpp"
 
@@ -49,7 +50,7 @@ bool selected(const ResultRow& r, const Selector& sel) {
 }
 
 std::string Tables::csv(const std::string& experiment) const {
-  return (fs::path(root_) / paper_ / experiment / "results.csv").string();
+  return contained_path(root_, {paper_, experiment, "results.csv"});
 }
 
 const std::vector<ResultRow>& Tables::rows(const std::string& experiment) {
@@ -117,12 +118,7 @@ std::string show(const Measured& m) {
 }  // namespace
 
 PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& opt) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    fail(path, ": cannot read: ", e.what());
-  }
+  const YAML::Node root = load_yaml_file_strict(path);  // size limit, UTF-8, duplicate keys
   if (!root.IsMap() || !root["paper"] || (!root["numbers"] && !root["claims"]))
     fail(path, ": expected keys 'paper' and 'numbers' (a list) and/or 'claims' (a list)");
   for (const auto& kv : root)
@@ -132,6 +128,8 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
   for (const char* k : {"numbers", "claims"})
     if (root[k] && !root[k].IsSequence()) fail(path, ": ", k, ": expected a list");
   const std::string paper = root["paper"].as<std::string>();
+  check_id(paper, path + ": paper");
+  std::map<std::string, std::string> ids;  // id -> where first given
   const std::set<std::string> allowed = {"id", "source", "experiment", "metric", "value", "spread", "tolerance",
                                          "paper_method", "with_quirks", "strict", "compare", "explanation"};
   Tables tables(opt.results_root, paper);
@@ -152,6 +150,8 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
     const std::string id = n["id"].as<std::string>();
     const std::string exp = n["experiment"].as<std::string>();
     const std::string metric = n["metric"].as<std::string>();
+    check_id(exp, path + ": " + where + ".experiment");
+    if (!ids.emplace(id, where).second) fail(path, ": ", where, ".id: '", clip(id), "' is also the id of ", ids[id]);
     auto number = [&](const char* k) {
       try {
         return n[k].as<double>();
@@ -161,11 +161,25 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
     };
     const double value = number("value");
     const double tol = number("tolerance");
+    if (!std::isfinite(value)) fail(path, ": ", where, ".value: expected a finite number, got ", n["value"].as<std::string>());
+    if (!std::isfinite(tol) || tol < 0)
+      fail(path, ": ", where, ".tolerance: expected a finite number >= 0, got ", n["tolerance"].as<std::string>());
     const std::string spread = n["spread"] && !n["spread"].IsNull() ? n["spread"].as<std::string>() : "";
     const std::string source = n["source"] ? n["source"].as<std::string>() : "";
     const std::string why = n["explanation"] ? n["explanation"].as<std::string>() : "";
 
     const auto& rows = tables.rows(exp);
+    // A misspelt metric or selector column would read as "no data": name it instead.
+    if (!rows.empty()) {
+      const auto known = [&](const std::string& col, const std::string& key) {
+        for (const auto& [k, v] : rows.front().cells())
+          if (k == col) return;
+        fail(path, ": ", key, ": '", clip(col), "' is not a column of ", tables.csv(exp));
+      };
+      known(metric.rfind("1-", 0) == 0 ? metric.substr(2) : metric, where + ".metric");
+      for (const char* k : {"paper_method", "with_quirks", "strict"})
+        for (const auto& [col, v] : selector(n[k], where + "." + k, path)) known(col, where + "." + k + "." + col);
+    }
     Measured paper_m = measure(rows, selector(n["paper_method"], where + ".paper_method", path), metric);
     Measured quirk_m = measure(rows, selector(n["with_quirks"], where + ".with_quirks", path), metric);
     Measured strict_m = measure(rows, selector(n["strict"], where + ".strict", path), metric);

@@ -50,24 +50,34 @@ std::string csv_escape(const std::string& v) {
 
 void write_text_atomic(const std::string& path, const std::string& text) {
   namespace fs = std::filesystem;
-  fs::create_directories(fs::path(path).parent_path());
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (ec) fail("cannot create the folder of '", path, "': ", ec.message());
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  // On any failure the temporary file goes too: a full disk leaves no *.tmp.<pid> behind.
+  const auto give_up = [&](const std::string& why) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    fail("cannot write '", path, "': ", why);
+  };
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) fail("cannot write '", tmp, "'");
+    if (!out) give_up("cannot create '" + tmp + "'");
     out << text;
     out.flush();
-    if (!out) fail("writing '", tmp, "' failed (disk full?)");
+    if (!out) give_up("writing '" + tmp + "' failed (disk full?)");
   }
   // fsync the data before the rename makes it visible.
   if (FILE* f = std::fopen(tmp.c_str(), "rb")) {
-    ::fsync(fileno(f));
+    const bool synced = ::fsync(fileno(f)) == 0;
     std::fclose(f);
+    if (!synced) give_up("fsync of '" + tmp + "' failed (disk full?)");
   }
-  fs::rename(tmp, path);
+  fs::rename(tmp, path, ec);
+  if (ec) give_up("rename from '" + tmp + "' failed: " + ec.message());
 }
 
-void write_rows_atomic(const std::string& path, const std::vector<ResultRow>& rows) {
+std::string rows_to_csv(const std::vector<ResultRow>& rows) {
   std::vector<std::string> columns;
   for (const auto& r : rows)
     for (const auto& [k, v] : r.cells())
@@ -79,7 +89,11 @@ void write_rows_atomic(const std::string& path, const std::vector<ResultRow>& ro
     for (std::size_t i = 0; i < columns.size(); ++i) text += (i ? "," : "") + csv_escape(r.get(columns[i]));
     text += "\n";
   }
-  write_text_atomic(path, text);
+  return text;
+}
+
+void write_rows_atomic(const std::string& path, const std::vector<ResultRow>& rows) {
+  write_text_atomic(path, rows_to_csv(rows));
 }
 
 std::vector<ResultRow> read_rows(const std::string& path) {
@@ -89,7 +103,10 @@ std::vector<ResultRow> read_rows(const std::string& path) {
   RawTable t = read_table(path, fmt);
   std::vector<ResultRow> rows;
   rows.reserve(t.rows.size());
-  for (const auto& cells : t.rows) {
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const auto& cells = t.rows[i];
+    if (cells.size() != t.columns.size())
+      fail(path, " line ", t.line_of_row[i], ": ", cells.size(), " fields, the header has ", t.columns.size());
     ResultRow r;
     for (std::size_t i = 0; i < t.columns.size() && i < cells.size(); ++i) r.set(t.columns[i], cells[i]);
     rows.push_back(std::move(r));

@@ -25,6 +25,7 @@ std::string csv_escape(const std::string& v);
 
 // Writes rows (their union of columns, in first-seen order) to `path` via a temporary file and an
 // atomic rename, so a reader never sees a half-written file.
+std::string rows_to_csv(const std::vector<ResultRow>& rows);  // header + one line per row
 void write_rows_atomic(const std::string& path, const std::vector<ResultRow>& rows);
 void write_text_atomic(const std::string& path, const std::string& text);
 

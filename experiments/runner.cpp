@@ -14,6 +14,8 @@
 #include "core/data/preprocess.hpp"
 #include "core/eval/cv.hpp"
 #include "core/util/error.hpp"
+#include "core/util/input_check.hpp"
+#include "experiments/cell_store.hpp"
 #include "experiments/formula.hpp"
 #include "experiments/results.hpp"
 #include "experiments/sweep.hpp"
@@ -24,7 +26,8 @@ namespace dpf {
 namespace fs = std::filesystem;
 
 std::string experiment_dir(const ExperimentSpec& spec, const std::string& results_root) {
-  return (fs::path(results_root) / spec.paper / spec.experiment).string();
+  // Ids are checked when the config is read; this keeps every output inside the root regardless.
+  return contained_path(results_root, {spec.paper, spec.experiment});
 }
 
 namespace {
@@ -112,7 +115,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   const auto t_start = std::chrono::steady_clock::now();
   if (!spec.formula.empty()) {
     // A closed-form table: evaluated in full by every shard (microseconds), written like a merge.
-    MergeReport m = merge_experiment(spec, opt.results_root);
+    MergeReport m = merge_experiment(spec, opt.results_root, true);
     RunReport rep;
     rep.cells = rep.in_shard = rep.computed = m.cells;
     rep.results_csv = m.path;
@@ -129,8 +132,14 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   for (const Cell& c : cells) {
     if (c.index % static_cast<std::size_t>(opt.shard_count) != static_cast<std::size_t>(opt.shard_index)) continue;
     ++rep.in_shard;
-    if (fs::exists(cell_path(dir, c))) ++rep.already_done;
-    else pending.push_back(&c);
+    const std::string path = cell_path(dir, c);
+    const std::string why = cell_problem(path);
+    if (why.empty()) {
+      ++rep.already_done;
+      continue;
+    }
+    if (fs::exists(path)) rep.notes.push_back("recomputing cell " + c.id + ": " + why);
+    pending.push_back(&c);
   }
 
   // Load each dataset once; a missing one skips its cells with a message and the rest run.
@@ -145,6 +154,20 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
       rep.notes.push_back("skipped cells of dataset " + c->dataset + ": " + e.what());
     }
   }
+  // k-fold needs at least one row per fold: such a dataset's cells are skipped, the others run.
+  if (spec.protocol.type == "kfold")
+    for (auto it = raw.begin(); it != raw.end();) {
+      const std::size_t n = it->second->n_rows();
+      if (n < static_cast<std::size_t>(spec.protocol.folds)) {
+        const std::string why = spec.path + ": protocol.folds = " + std::to_string(spec.protocol.folds) +
+                                " exceeds the " + std::to_string(n) + " rows of dataset " + it->first;
+        missing[it->first] = why;
+        rep.notes.push_back("skipped cells of dataset " + it->first + ": " + why);
+        it = raw.erase(it);
+      } else {
+        ++it;
+      }
+    }
   std::map<std::string, std::shared_ptr<const Dataset>> prepared;  // by dataset + preprocessing
   std::vector<const Cell*> runnable;
   for (const Cell* c : pending) {
@@ -240,7 +263,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
         if (!e.empty() && first_error.empty()) first_error = e;
       try {
         if (first_error.empty()) {
-          write_rows_atomic(cell_path(dir, cell), cs.rows);
+          write_cell(cell_path(dir, cell), cs.rows);
           fs::remove(dir + "/cells/" + cell.id + ".error");
           ++computed;
         } else {
@@ -250,7 +273,8 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
           ++failed;
         }
       } catch (const std::exception& e) {
-        failures[t.cell] = "cell " + cell.id + ": cannot write results: " + e.what();
+        failures[t.cell] = "cell '" + cell.label + "' on " + cell.dataset + " (" + cell.id +
+                           "): cannot write results: " + clip(e.what());
         ++failed;
       }
       cs.rows.clear();
@@ -261,12 +285,22 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   rep.failed = failed;
   for (const auto& f : failures)
     if (!f.empty()) rep.notes.push_back(f);
-  if (opt.shard_count == 1) rep.results_csv = merge_experiment(spec, opt.results_root).path;
+  if (opt.shard_count == 1) {
+    // run merges what it has (its report already names failed and skipped cells).
+    try {
+      MergeReport m = merge_experiment(spec, opt.results_root, true);
+      rep.results_csv = m.path;
+      for (const auto& bad : m.invalid) rep.notes.push_back("not merged: " + bad);
+    } catch (const std::exception& e) {
+      rep.notes.push_back("cannot write the merged table: " + clip(e.what()));
+      ++rep.failed;
+    }
+  }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   return rep;
 }
 
-MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root) {
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial) {
   const std::string dir = experiment_dir(spec, results_root);
   MergeReport m;
   if (!spec.formula.empty()) {
@@ -275,6 +309,7 @@ MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& resu
     m.cells = m.present = m.rows = rows.size();
     m.path = dir + "/results.csv";
     write_rows_atomic(m.path, rows);
+    m.written = true;
     return m;
   }
   const std::vector<Cell> cells = expand_cells(spec);
@@ -282,16 +317,25 @@ MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& resu
   std::vector<ResultRow> rows;
   for (const Cell& c : cells) {
     std::string p = cell_path(dir, c);
+    const std::string what = c.label + " on " + c.dataset + " (" + c.params.canonical() + ")";
     if (!fs::exists(p)) {
-      m.missing.push_back(c.label + " on " + c.dataset + " (" + c.params.canonical() + ")");
+      m.missing.push_back(what);
       continue;
     }
-    ++m.present;
-    for (auto& r : read_rows(p)) rows.push_back(std::move(r));
+    try {
+      std::vector<ResultRow> cell_rows = read_cell(p);
+      ++m.present;
+      for (auto& r : cell_rows) rows.push_back(std::move(r));
+    } catch (const Error& e) {
+      m.invalid.push_back(what + ": " + clip(e.what()));
+    }
   }
   m.rows = rows.size();
   m.path = dir + "/results.csv";
+  // A partial table would silently replace a complete one: written only when asked for.
+  if (m.present < m.cells && !allow_partial) return m;
   write_rows_atomic(m.path, rows);
+  m.written = true;
   return m;
 }
 

@@ -1,6 +1,6 @@
 // The parallel runner (design.md §2): cells -> tasks (cell x repetition x fold) -> OpenMP over tasks
 // with a thread budget -> one result row per task -> one CSV per finished cell, written atomically.
-// A rerun skips cells whose file exists; `--shard i/N` runs the cells with index % N == i; the merge
+// A rerun skips cells whose file exists and matches its record (cell_store.hpp); `--shard i/N` runs the cells with index % N == i; the merge
 // step joins the cell files of the config into results.csv. Seeds depend only on task coordinates,
 // so results do not depend on thread count, shard layout or interruption.
 #pragma once
@@ -34,8 +34,12 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& options);
 struct MergeReport {
   std::size_t cells = 0, present = 0, rows = 0;
   std::vector<std::string> missing;  // labels of cells without a result file
+  std::vector<std::string> invalid;  // cells whose file fails its record (label: why)
   std::string path;
+  bool written = false;  // false: cells were missing or invalid and allow_partial was not given
 };
-MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root);
+// Joins the valid cell files into results.csv. With cells missing or invalid the table is written
+// only when `allow_partial`; the report says what is missing either way.
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial = false);
 
 }  // namespace dpf
