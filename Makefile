@@ -58,7 +58,7 @@ check-published: tool
 	  p=$$(basename $$(dirname $$f)); \
 	  $(DPF) check-published $$f --results $(RESULTS) --out $(RESULTS)/$$p/published-check.md; done
 
-# The privacy audit matrix (configs/audit/matrix.yaml): results/audit/audit.{csv,md}; exit 4 on an alarm.
+# The privacy audit matrix (configs/audit/matrix.yaml): results/audit/audit.{csv,md}; exit 6 on an alarm.
 audit: tool
 	$(DPF) audit --matrix configs/audit/matrix.yaml --threads $(THREADS) --out $(RESULTS)/audit
 

@@ -25,7 +25,7 @@ int cmd_audit(const std::vector<std::string>& args) {
       "[--threads T] [--seed S] [--resolution R]\n"
       "Fits the configuration N times on each dataset of a neighbouring pair, reads every fit's whole release and "
       "bounds the privacy loss from below (exact Clopper-Pearson; false-alarm probability <= alpha). Exit code 0: "
-      "passes, 4: flagged.\noptions");
+      "passes, 6: flagged.\noptions");
   o.add_options()("help", "show this help")("algorithm", po::value<std::string>(), "registry name")(
       "matrix", po::value<std::string>(), "run every entry of an audit matrix file (configs/audit/matrix.yaml) instead")(
       "out", po::value<std::string>()->default_value(project_root() + "/results/audit"), "with --matrix: output folder")(
@@ -54,7 +54,7 @@ int cmd_audit(const std::vector<std::string>& args) {
     std::printf("%d audits in %.0f s: %d alarms (labelled epsilon-DP and flagged), %d published configurations flagged, "
                 "%d not auditable at the model level\n%s\n%s\n",
                 m.audits, m.seconds, m.alarms, m.flagged_published, m.not_auditable, m.md_path.c_str(), m.csv_path.c_str());
-    return m.alarms > 0 ? 4 : 0;
+    return m.alarms > 0 ? 6 : 0;
   }
   require(vm.count("algorithm"), "audit: --algorithm NAME (or --matrix FILE) is required");
   std::map<std::string, std::string> params;
@@ -108,7 +108,7 @@ int cmd_audit(const std::vector<std::string>& args) {
   std::printf("verdict:          %s\n", r.flagged ? "FLAGGED: the release leaks more than the claimed epsilon"
                                                   : "passes (no evidence of a loss above the claim)");
   std::printf("event:            %s\n", r.event.c_str());
-  return r.flagged ? 4 : 0;
+  return r.flagged ? 6 : 0;
 }
 
 }  // namespace dpf

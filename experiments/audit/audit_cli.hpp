@@ -5,8 +5,8 @@
 
 namespace dpf {
 
-// Returns the exit code: 0 when the configuration passes, 4 when it is flagged (its lower bound
-// exceeds the claimed epsilon), so scripts and CI can act on the verdict.
+// Returns the exit code: 0 when the configuration passes, 6 when it is flagged (its lower bound
+// exceeds the claimed epsilon) or the matrix raised an alarm, so scripts and CI can act on the verdict.
 int cmd_audit(const std::vector<std::string>& args);
 
 }  // namespace dpf

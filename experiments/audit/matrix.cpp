@@ -13,6 +13,7 @@
 
 #include "algorithms/registry.hpp"
 #include "core/util/error.hpp"
+#include "core/util/input_check.hpp"
 #include "experiments/audit/audit.hpp"
 #include "experiments/audit/mechanisms.hpp"
 #include "experiments/audit/pairs.hpp"
@@ -53,7 +54,7 @@ std::string num(double v, int precision = 4) {
 MatrixReport run_audit_matrix(const std::string& file, const std::string& out_dir, int threads) {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(file);
+    root = load_yaml_file_strict(file);  // size limit, UTF-8, repeated keys (input_check.hpp)
   } catch (const YAML::Exception& e) {
     fail(file, ": not a readable YAML file: ", e.what());
   }

@@ -7,6 +7,7 @@
 
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
+#include "core/util/input_check.hpp"
 
 namespace dpf {
 namespace {
@@ -135,7 +136,7 @@ AuditPair builtin_pair(const std::string& name) {
 AuditPair load_audit_pair(const std::string& path) {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    root = load_yaml_file_strict(path);  // size limit, UTF-8, repeated keys (input_check.hpp)
   } catch (const YAML::Exception& e) {
     fail(path, ": not a readable YAML pair file: ", e.what());
   }
