@@ -90,9 +90,9 @@ TEST_SUITE("hardening") {
     RunReport first = run_experiment(spec, test::quiet_options(dir));
     REQUIRE(first.computed == 1);
     const std::string cell = experiment_dir(spec, dir.str()) + "/cells/" + expand_cells(spec)[0].id + ".csv";
-    REQUIRE(cell_problem(cell).empty());
+    REQUIRE(cell_problem(cell, {expand_cells(spec)[0].id, 1}).empty());
     fs::resize_file(cell, 10);
-    CHECK(cell_problem(cell).find("10 bytes, the record says") != std::string::npos);
+    CHECK(cell_problem(cell, {expand_cells(spec)[0].id, 1}).find("10 bytes, the record says") != std::string::npos);
     MergeReport m = merge_experiment(spec, dir.str());
     CHECK(m.present == 0);
     REQUIRE(m.invalid.size() == 1);
@@ -102,9 +102,23 @@ TEST_SUITE("hardening") {
     CHECK(again.computed == 1);
     CHECK(again.already_done == 0);
     CHECK(again.notes.at(0).find("recomputing cell") == 0);
-    CHECK(cell_problem(cell).empty());
+    CHECK(cell_problem(cell, {expand_cells(spec)[0].id, 1}).empty());
     RunReport third = run_experiment(spec, test::quiet_options(dir));
     CHECK(third.already_done == 1);
+  }
+
+  TEST_CASE("a cell without a record (older dpforest) is trusted only when its rows check out") {
+    TempDir dir;
+    const ExperimentSpec spec = parse_experiment(tiny_config(kDs), "inline/tiny.yaml");
+    run_experiment(spec, test::quiet_options(dir));
+    const Cell c = expand_cells(spec)[0];
+    const std::string cell = experiment_dir(spec, dir.str()) + "/cells/" + c.id + ".csv";
+    fs::remove(cell_record_path(cell));
+    CHECK(cell_problem(cell, {c.id, 1}).empty());
+    CHECK(cell_problem(cell, {c.id, 2}).find("1 rows, the cell has 2 tasks") != std::string::npos);
+    CHECK(cell_problem(cell, {"0000000000000000", 1}).find("cell_id '" + c.id + "'") != std::string::npos);
+    write_file(cell, "garbage\n");
+    CHECK(cell_problem(cell, {c.id, 1}).find("no completion record") == 0);
   }
 
   TEST_CASE("merge keeps a complete results.csv when cells are missing, unless allow_partial") {
