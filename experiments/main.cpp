@@ -1,6 +1,6 @@
 // dpforest: the command-line front of the harness.
 //   dpforest run CONFIG [--threads N] [--shard i/N] [--results DIR] [--quiet]
-//   dpforest merge CONFIG [--results DIR]
+//   dpforest merge CONFIG [--results DIR] [--allow-partial]
 //   dpforest list [algorithms|datasets|experiments]
 //   dpforest datasets fetch|verify [ID...]
 //   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
