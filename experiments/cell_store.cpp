@@ -107,6 +107,8 @@ std::string cell_record_path(const std::string& cell_csv) {
 
 void write_cell(const std::string& cell_csv, const std::vector<ResultRow>& rows) {
   const std::string text = rows_to_csv(rows);
+  // Every value that ends in results.csv (labels, parameters, model columns, host) must be UTF-8.
+  check_text(text, cell_csv + " (rows to write)", true);
   const std::string ok = cell_record_path(cell_csv);
   std::error_code ignored;
   fs::remove(ok, ignored);  // a stale record must never vouch for the new file
