@@ -94,8 +94,14 @@ Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vec
   for (RawTable& t : tables) {
     std::string file = base_name(t.source);
     if (!spec.columns.empty()) {
-      if (t.columns.size() != spec.columns.size() && !spec.drop_ragged)
+      if (t.columns.size() != spec.columns.size() && !spec.drop_ragged) {
+        // Headerless files take their width from the widest row: name the first row that differs.
+        for (std::size_t r = 0; r < t.rows.size(); ++r)
+          if (t.rows[r].size() != spec.columns.size())
+            fail(name, ": ", file, " line ", t.line_of_row[r], " has ", t.rows[r].size(), " fields, the registry names ",
+                 spec.columns.size(), " columns");
         fail(name, ": ", file, " has ", t.columns.size(), " columns, the registry names ", spec.columns.size());
+      }
       t.columns = spec.columns;
     }
     if (t.columns != tables[0].columns)

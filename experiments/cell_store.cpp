@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/util/error.hpp"
+#include "core/util/input_check.hpp"
 
 namespace dpf {
 
@@ -58,16 +59,33 @@ bool read_small(const std::string& path, std::string& out, std::size_t limit) {
   return static_cast<bool>(in) || in.eof();
 }
 
-// Checks the CSV against its record; fills `rec` and returns "" when they agree.
-std::string check(const std::string& csv, Record& rec) {
+// The rows when they number expect.rows and all carry the cell's id; else fails naming the file.
+std::vector<ResultRow> parse_rows(const std::string& csv, const CellExpect& expect) {
+  std::vector<ResultRow> rows = read_rows(csv);
+  if (rows.size() != expect.rows) fail(csv, ": ", rows.size(), " rows, the cell has ", expect.rows, " tasks");
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].get("cell_id") != expect.id)
+      fail(csv, " row ", i + 1, ": cell_id '", clip(rows[i].get("cell_id")), "', expected '", expect.id, "'");
+  return rows;
+}
+
+// Checks the CSV against its record; fills `rec` and returns "" when they agree. A cell without a
+// record (written before records existed) is checked by its content instead.
+std::string check(const std::string& csv, const CellExpect& expect, Record& rec) {
   std::error_code ec;
   if (!fs::exists(csv, ec)) return csv + ": missing";
   std::string rtext;
   const std::string ok = cell_record_path(csv);
-  if (!read_small(ok, rtext, 4096))
-    return csv + ": no completion record " + fs::path(ok).filename().string() +
-           " (interrupted write or an older dpforest); it will be recomputed";
-  if (!parse_record(rtext, rec)) return ok + ": not a dpforest cell record";
+  if (!fs::exists(ok, ec)) {
+    try {
+      check_text(read_text_limited(csv, std::size_t{1} << 30, "cell file"), csv, true);
+      rec.rows = parse_rows(csv, expect).size();
+      return "";
+    } catch (const Error& e) {
+      return "no completion record " + fs::path(ok).filename().string() + " and the content fails: " + clip(e.what());
+    }
+  }
+  if (!read_small(ok, rtext, 4096) || !parse_record(rtext, rec)) return ok + ": not a dpforest cell record";
   const auto size = fs::file_size(csv, ec);
   if (ec) return csv + ": cannot read: " + ec.message();
   if (size != rec.bytes)
@@ -89,6 +107,8 @@ std::string cell_record_path(const std::string& cell_csv) {
 
 void write_cell(const std::string& cell_csv, const std::vector<ResultRow>& rows) {
   const std::string text = rows_to_csv(rows);
+  // Every value that ends in results.csv (labels, parameters, model columns, host) must be UTF-8.
+  check_text(text, cell_csv + " (rows to write)", true);
   const std::string ok = cell_record_path(cell_csv);
   std::error_code ignored;
   fs::remove(ok, ignored);  // a stale record must never vouch for the new file
@@ -102,19 +122,19 @@ void write_cell(const std::string& cell_csv, const std::vector<ResultRow>& rows)
   }
 }
 
-std::string cell_problem(const std::string& cell_csv) {
+std::string cell_problem(const std::string& cell_csv, const CellExpect& expect) {
   Record rec;
-  return check(cell_csv, rec);
+  std::string why = check(cell_csv, expect, rec);
+  if (why.empty() && rec.rows != expect.rows)
+    why = cell_csv + ": its record says " + std::to_string(rec.rows) + " rows, the cell has " +
+          std::to_string(expect.rows) + " tasks";
+  return why;
 }
 
-std::vector<ResultRow> read_cell(const std::string& cell_csv) {
-  Record rec;
-  const std::string why = check(cell_csv, rec);
+std::vector<ResultRow> read_cell(const std::string& cell_csv, const CellExpect& expect) {
+  const std::string why = cell_problem(cell_csv, expect);
   if (!why.empty()) fail(why);
-  std::vector<ResultRow> rows = read_rows(cell_csv);
-  if (rows.size() != rec.rows)
-    fail(cell_csv, ": ", rows.size(), " rows, its record says ", rec.rows);
-  return rows;
+  return parse_rows(cell_csv, expect);
 }
 
 }  // namespace dpf

@@ -4,6 +4,8 @@
 // written after the CSV. A cell is done only when both exist and the CSV still has that size and
 // checksum: a truncated, emptied or overwritten file is not trusted (run recomputes it, merge reports
 // it). The CSV itself is unchanged, so results.csv and the plot scripts see the same columns.
+// Either way the rows must number repetitions x folds and carry the cell's id: a cell written before
+// records existed is accepted only when it passes those checks and is valid UTF-8.
 #pragma once
 #include <string>
 #include <vector>
@@ -14,14 +16,18 @@ namespace dpf {
 
 std::string cell_record_path(const std::string& cell_csv);
 
+struct CellExpect {
+  std::string id;        // the cell_id column of every row
+  std::size_t rows = 0;  // repetitions x folds
+};
+
 // Writes the CSV, then its record; on failure neither is left behind.
 void write_cell(const std::string& cell_csv, const std::vector<ResultRow>& rows);
 
 // "" when the cell is complete and unchanged; otherwise why not (short, names the file).
-std::string cell_problem(const std::string& cell_csv);
+std::string cell_problem(const std::string& cell_csv, const CellExpect& expect);
 
-// The rows of a valid cell; fails naming the file when cell_problem() is not empty or the row
-// count differs from the record.
-std::vector<ResultRow> read_cell(const std::string& cell_csv);
+// The rows of a valid cell; fails naming the file with cell_problem()'s reason otherwise.
+std::vector<ResultRow> read_cell(const std::string& cell_csv, const CellExpect& expect);
 
 }  // namespace dpf

@@ -172,6 +172,10 @@ Outcome paired(const Entry& e, Tables& tables, const std::vector<std::string>& d
     // series -> dataset -> by-value ("" = serves every by-value) -> pair key -> value
     std::map<std::string, std::map<std::string, std::map<std::string, double>>> va, vb;
     std::set<std::string> by_values, present;
+    const std::string csv = tables.csv(s.experiment);
+    check_columns(tables.rows(s.experiment), s.metric, {}, e.where, e.path, csv);
+    check_columns(tables.rows(s.experiment), "", sa, e.where + ".a", e.path, csv);
+    check_columns(tables.rows(s.experiment), "", sb, e.where + ".b", e.path, csv);
     for (const ResultRow& r : tables.rows(s.experiment)) {
       const bool in_a = selected(r, sa), in_b = selected(r, sb);
       if (in_a && in_b) e.bad("b", "selects the same rows as 'a'");

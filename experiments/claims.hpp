@@ -29,6 +29,10 @@ bool selected(const ResultRow& r, const Selector& sel);
 // Metric value of a row: a column name or "1-<column>" (accuracy/error honour the l1_error quirk).
 double metric_of(const ResultRow& r, const std::string& metric);
 Selector selector(const YAML::Node& n, const std::string& where, const std::string& path);
+// A misspelt metric ("1-" prefix allowed) or selector column would read as "no data": fails naming
+// `where` and the table when `rows` (non-empty) lack it. Empty `metric`: selectors only.
+void check_columns(const std::vector<ResultRow>& rows, const std::string& metric, const Selector& sel,
+                   const std::string& where, const std::string& path, const std::string& csv);
 std::string fmt(double v);
 std::string cell_text(std::string s);
 // results/<paper>/<experiment>/results.csv, read once (empty when the experiment has not run).

@@ -49,20 +49,22 @@ void allow_keys(const Ctx& c, const YAML::Node& n, const std::string& where, std
 
 std::string scalar(const Ctx& c, const YAML::Node& n, const std::string& where) {
   if (!n.IsScalar()) c.error(where, "expected a single value");
+  // Values reach messages of other modules (parameter checks) unclipped: keep them short here.
+  if (n.Scalar().size() > 1000) c.error(where, "'" + clip(n.Scalar()) + "' is longer than 1000 characters");
   return n.as<std::string>();
 }
 
 std::vector<std::string> scalar_or_list(const Ctx& c, const YAML::Node& n, const std::string& where) {
   std::vector<std::string> out;
   if (n.IsScalar()) {
-    out.push_back(n.as<std::string>());
+    out.push_back(scalar(c, n, where));
   } else if (n.IsSequence()) {
     if (n.size() == 0) c.error(where, "an empty list sweeps nothing");
     for (std::size_t i = 0; i < n.size(); ++i) {
       if (n[i].IsSequence()) {
         // A list-valued parameter (e.g. reference_quirks) given as one value: join it.
         std::string joined;
-        for (const auto& item : n[i]) joined += (joined.empty() ? "" : ",") + item.as<std::string>();
+        for (const auto& item : n[i]) joined += (joined.empty() ? "" : ",") + scalar(c, item, where);
         out.push_back(joined);
       } else {
         out.push_back(scalar(c, n[i], where + "[" + std::to_string(i) + "]"));
@@ -98,13 +100,13 @@ Preprocess parse_preprocess(const Ctx& c, const YAML::Node& n, const std::string
     p.target_scaling = scalar(c, n["target_scaling"], where + ".target_scaling");
     if (p.target_scaling != "none" && p.target_scaling != "minmax" && p.target_scaling != "max" &&
         p.target_scaling != "public-minmax" && p.target_scaling != "public-max")
-      c.error(where + ".target_scaling", "'" + p.target_scaling +
+      c.error(where + ".target_scaling", "'" + clip(p.target_scaling) +
                                              "' is not one of none, minmax, max, public-minmax, public-max");
   }
   if (n["domains"]) {
     p.domains = scalar(c, n["domains"], where + ".domains");
     if (p.domains != "registry" && p.domains != "from-data")
-      c.error(where + ".domains", "'" + p.domains + "' is not one of registry, from-data");
+      c.error(where + ".domains", "'" + clip(p.domains) + "' is not one of registry, from-data");
   }
   if (n["bins"]) p.bins = as_int(c, n["bins"], where + ".bins", 0, 1000);
   return p;
@@ -163,7 +165,7 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
       const std::string key = "record[" + std::to_string(i) + "]";
       std::string v = scalar(c, r[i], key);
       if (v != "leaf_occupancy" && v != "left_fraction")
-        c.error(key, "'" + v + "' is not one of leaf_occupancy, left_fraction");
+        c.error(key, "'" + clip(v) + "' is not one of leaf_occupancy, left_fraction");
       s.record.push_back(v);
     }
   }
@@ -173,7 +175,7 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     allow_keys(c, p, "protocol", {"type", "repetitions", "test_fraction", "folds", "stratified"});
     if (p["type"]) s.protocol.type = scalar(c, p["type"], "protocol.type");
     if (s.protocol.type != "holdout" && s.protocol.type != "kfold" && s.protocol.type != "resubstitution")
-      c.error("protocol.type", "'" + s.protocol.type + "' is not one of holdout, kfold, resubstitution");
+      c.error("protocol.type", "'" + clip(s.protocol.type) + "' is not one of holdout, kfold, resubstitution");
     if (p["repetitions"]) s.protocol.repetitions = as_int(c, p["repetitions"], "protocol.repetitions", 1, 100000);
     if (p["folds"]) s.protocol.folds = as_int(c, p["folds"], "protocol.folds", 2, 1000);
     if (p["test_fraction"]) {
@@ -181,7 +183,7 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
       char* end = nullptr;
       s.protocol.test_fraction = std::strtod(v.c_str(), &end);
       if (end != v.c_str() + v.size() || !(s.protocol.test_fraction > 0 && s.protocol.test_fraction < 1))
-        c.error("protocol.test_fraction", "'" + v + "' is not a number in (0, 1)");
+        c.error("protocol.test_fraction", "'" + clip(v) + "' is not a number in (0, 1)");
     }
     if (p["stratified"]) {
       std::string v = scalar(c, p["stratified"], "protocol.stratified");

@@ -78,6 +78,18 @@ Selector selector(const YAML::Node& n, const std::string& where, const std::stri
   return s;
 }
 
+void check_columns(const std::vector<ResultRow>& rows, const std::string& metric, const Selector& sel,
+                   const std::string& where, const std::string& path, const std::string& csv) {
+  if (rows.empty()) return;
+  const auto known = [&](const std::string& col, const std::string& key) {
+    for (const auto& [k, v] : rows.front().cells())
+      if (k == col) return;
+    fail(path, ": ", key, ": '", clip(col), "' is not a column of ", csv);
+  };
+  if (!metric.empty()) known(metric.rfind("1-", 0) == 0 ? metric.substr(2) : metric, where + ".metric");
+  for (const auto& [col, v] : sel) known(col, where + "." + col);
+}
+
 std::string cell_text(std::string s) {
   for (char& c : s)
     if (c == '|' || c == '\n') c = ' ';
@@ -169,17 +181,9 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
     const std::string why = n["explanation"] ? n["explanation"].as<std::string>() : "";
 
     const auto& rows = tables.rows(exp);
-    // A misspelt metric or selector column would read as "no data": name it instead.
-    if (!rows.empty()) {
-      const auto known = [&](const std::string& col, const std::string& key) {
-        for (const auto& [k, v] : rows.front().cells())
-          if (k == col) return;
-        fail(path, ": ", key, ": '", clip(col), "' is not a column of ", tables.csv(exp));
-      };
-      known(metric.rfind("1-", 0) == 0 ? metric.substr(2) : metric, where + ".metric");
-      for (const char* k : {"paper_method", "with_quirks", "strict"})
-        for (const auto& [col, v] : selector(n[k], where + "." + k, path)) known(col, where + "." + k + "." + col);
-    }
+    check_columns(rows, metric, {}, where, path, tables.csv(exp));
+    for (const char* k : {"paper_method", "with_quirks", "strict"})
+      check_columns(rows, "", selector(n[k], where + "." + k, path), where + "." + k, path, tables.csv(exp));
     Measured paper_m = measure(rows, selector(n["paper_method"], where + ".paper_method", path), metric);
     Measured quirk_m = measure(rows, selector(n["with_quirks"], where + ".with_quirks", path), metric);
     Measured strict_m = measure(rows, selector(n["strict"], where + ".strict", path), metric);

@@ -34,6 +34,8 @@ namespace {
 
 std::string cell_path(const std::string& dir, const Cell& c) { return dir + "/cells/" + c.id + ".csv"; }
 
+int per_cell_tasks(const ExperimentSpec& spec) { return spec.protocol.repetitions * spec.protocol.n_folds(); }
+
 std::string shell_line(const char* cmd) {
   std::string out;
   if (FILE* p = ::popen(cmd, "r")) {
@@ -133,7 +135,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
     if (c.index % static_cast<std::size_t>(opt.shard_count) != static_cast<std::size_t>(opt.shard_index)) continue;
     ++rep.in_shard;
     const std::string path = cell_path(dir, c);
-    const std::string why = cell_problem(path);
+    const std::string why = cell_problem(path, {c.id, static_cast<std::size_t>(per_cell_tasks(spec))});
     if (why.empty()) {
       ++rep.already_done;
       continue;
@@ -323,7 +325,7 @@ MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& resu
       continue;
     }
     try {
-      std::vector<ResultRow> cell_rows = read_cell(p);
+      std::vector<ResultRow> cell_rows = read_cell(p, {c.id, static_cast<std::size_t>(per_cell_tasks(spec))});
       ++m.present;
       for (auto& r : cell_rows) rows.push_back(std::move(r));
     } catch (const Error& e) {
