@@ -129,45 +129,48 @@ Dataset tiny_dataset(const std::vector<std::pair<double, double>>& numeric_domai
   return d;
 }
 
-AuditResult run_audit(const std::string& algorithm, const std::map<std::string, std::string>& params,
-                      const AuditPair& pair, const AuditOptions& opt) {
+namespace {
+
+// Fits on every row of each dataset of the pair, thread t using learners[min(t, size - 1)].
+AuditResult audit_fits(const std::vector<const Learner*>& learners, const AuditPair& pair, const AuditOptions& opt) {
   require(pair.d0.schema().n_features() == pair.d1.schema().n_features() &&
               pair.d0.n_classes() == pair.d1.n_classes(),
           "audit pair '", pair.name, "': the two datasets must share one schema");
-  const AlgorithmInfo& info = find_algorithm(algorithm);
-  const Params p = resolve_params(algorithm, info.params, params, "audit of '" + algorithm + "'");
-  // One learner per thread: a Learner may keep per-fit state (matrix-rf resolves its per-dataset
-  // parameters into a member at the start of fit), so concurrent fits never share one.
-  std::vector<std::unique_ptr<Learner>> learners;
-  for (int t = 0; t < opt.threads; ++t) learners.push_back(info.make(p, pair.d0.schema()));
   const Dataset* data[2] = {&pair.d0, &pair.d1};
   std::vector<uint32_t> rows[2];
   for (int s = 0; s < 2; ++s)
     for (std::size_t i = 0; i < data[s]->n_rows(); ++i) rows[s].push_back(static_cast<uint32_t>(i));
+  const int last = static_cast<int>(learners.size()) - 1;
   return run_audit(
       [&](int side, uint64_t seed, double* spent) {
-        const int t = std::min(omp_get_thread_num(), opt.threads - 1);
-        FitContext ctx{Rng(seed), PrivacyLedger(), 1};
-        std::unique_ptr<Model> m = learners[static_cast<std::size_t>(t)]->fit(*data[side], rows[side], ctx);
-        if (spent) *spent = std::max(*spent, ctx.ledger.spent());
-        return m->released();
-      },
-      opt);
-}
-
-AuditResult run_audit(const Learner& learner, const AuditPair& pair, const AuditOptions& opt) {
-  const Dataset* data[2] = {&pair.d0, &pair.d1};
-  std::vector<uint32_t> rows[2];
-  for (int s = 0; s < 2; ++s)
-    for (std::size_t i = 0; i < data[s]->n_rows(); ++i) rows[s].push_back(static_cast<uint32_t>(i));
-  return run_audit(
-      [&](int side, uint64_t seed, double* spent) {
+        const Learner& learner = *learners[static_cast<std::size_t>(std::min(omp_get_thread_num(), last))];
         FitContext ctx{Rng(seed), PrivacyLedger(), 1};
         std::unique_ptr<Model> m = learner.fit(*data[side], rows[side], ctx);
         if (spent) *spent = std::max(*spent, ctx.ledger.spent());
         return m->released();
       },
       opt);
+}
+
+}  // namespace
+
+AuditResult run_audit(const std::string& algorithm, const std::map<std::string, std::string>& params,
+                      const AuditPair& pair, const AuditOptions& opt) {
+  const AlgorithmInfo& info = find_algorithm(algorithm);
+  const Params p = resolve_params(algorithm, info.params, params, "audit of '" + algorithm + "'");
+  // One learner per thread: a Learner may keep per-fit state (matrix-rf resolves its per-dataset
+  // parameters into a member at the start of fit), so concurrent fits never share one.
+  std::vector<std::unique_ptr<Learner>> owned;
+  std::vector<const Learner*> learners;
+  for (int t = 0; t < std::max(1, opt.threads); ++t) {
+    owned.push_back(info.make(p, pair.d0.schema()));
+    learners.push_back(owned.back().get());
+  }
+  return audit_fits(learners, pair, opt);
+}
+
+AuditResult run_audit(const Learner& learner, const AuditPair& pair, const AuditOptions& opt) {
+  return audit_fits({&learner}, pair, opt);
 }
 
 AuditResult run_audit(const ReleaseSampler& sample, const AuditOptions& opt) {
