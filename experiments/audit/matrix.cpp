@@ -52,12 +52,7 @@ std::string num(double v, int precision = 4) {
 }  // namespace
 
 MatrixReport run_audit_matrix(const std::string& file, const std::string& out_dir, int threads) {
-  YAML::Node root;
-  try {
-    root = load_yaml_file_strict(file);  // size limit, UTF-8, repeated keys (input_check.hpp)
-  } catch (const YAML::Exception& e) {
-    fail(file, ": not a readable YAML file: ", e.what());
-  }
+  const YAML::Node root = load_yaml_file_strict(file);  // size, UTF-8, repeated keys; names the file
   require(root.IsMap(), file, ": an audit matrix is a map with keys samples, alpha, epsilons, entries");
   for (const auto& kv : root) {
     const std::string k = kv.first.as<std::string>();

@@ -134,12 +134,7 @@ AuditPair builtin_pair(const std::string& name) {
 }
 
 AuditPair load_audit_pair(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = load_yaml_file_strict(path);  // size limit, UTF-8, repeated keys (input_check.hpp)
-  } catch (const YAML::Exception& e) {
-    fail(path, ": not a readable YAML pair file: ", e.what());
-  }
+  const YAML::Node root = load_yaml_file_strict(path);  // size, UTF-8, repeated keys; names the file
   require(root.IsMap(), path, ": a pair file is a map with keys features, classes, d0, d1");
   for (const auto& kv : root) {
     const std::string k = kv.first.as<std::string>();
