@@ -5,12 +5,11 @@
 
 namespace dpf {
 
-RowCountForDepth::RowCountForDepth(FitContext& ctx, std::size_t n, double epsilon, double share, bool strict) {
+RowCountForDepth::RowCountForDepth(FitContext& ctx, std::size_t n, double epsilon, bool strict) {
   n_ = static_cast<double>(n);
   epsilon_left_ = epsilon;
   if (!strict || !std::isfinite(epsilon)) return;
-  require(share > 0.0 && share < 1.0, "the noisy-n share of epsilon must be in (0, 1), got ", share);
-  epsilon_n_ = share * epsilon;
+  epsilon_n_ = kNEpsilonShare * epsilon;
   epsilon_left_ = epsilon - epsilon_n_;
   // Laplace mechanism on the count n: add/remove-one changes n by exactly 1 (sensitivity 1).
   Rng rng = ctx.rng.derive("noisy-n");

@@ -45,11 +45,11 @@ inline ParamSpec occupancy_param(const char* rule) {
 inline constexpr double kNEpsilonShare = 0.05;
 
 // The training-set size a depth rule may read. Published (strict = false): the exact n, no charge.
-// Strict: ñ = max(1, n + Lap(1/ε_n)), ε_n = share · epsilon, charged to ctx.ledger's root as
+// Strict: ñ = max(1, n + Lap(1/ε_n)), ε_n = kNEpsilonShare · epsilon, charged to ctx.ledger's root as
 // "laplace-n (depth rule)"; epsilon_left() is then epsilon − ε_n.
 class RowCountForDepth {
  public:
-  RowCountForDepth(FitContext& ctx, std::size_t n, double epsilon, double share, bool strict);
+  RowCountForDepth(FitContext& ctx, std::size_t n, double epsilon, bool strict);
   double n() const { return n_; }
   double epsilon_left() const { return epsilon_left_; }
   double epsilon_n() const { return epsilon_n_; }

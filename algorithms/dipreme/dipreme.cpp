@@ -46,7 +46,7 @@ class DiPrimeLearner : public Learner {
     DiPrimeParams p_ = p0_;
     const double epsilon_total = p_.epsilon;
     if (p_.occupancy > 0) {
-      const RowCountForDepth n(ctx, rows.size(), p_.epsilon, p_.n_epsilon_share, p_.strict);
+      const RowCountForDepth n(ctx, rows.size(), p_.epsilon, p_.strict);
       p_.max_depth = occupancy_depth(n.n(), p_.occupancy, 2.0, p_.partition ? p_.n_trees : 1);
       p_.epsilon = n.epsilon_left();
     }

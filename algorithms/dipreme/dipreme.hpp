@@ -20,7 +20,6 @@ struct DiPrimeParams {
   int n_trees = 10;           // N_T
   int max_depth = 5;          // d_max
   int occupancy = 0;          // > 0: d_max from the occupancy rule at fit time (common/occupancy.hpp)
-  double n_epsilon_share = kNEpsilonShare;  // strict with occupancy > 0: share of epsilon spent on the noisy n
   int k = 1;                  // K candidate attributes
   double rho = 0.5;           // ρ: split share of the budget
   bool partition = true;      // disjoint data per tree (ε each) vs all data per tree (ε / N_T each)

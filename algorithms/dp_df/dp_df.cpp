@@ -19,7 +19,6 @@ struct DpDfParams {
   int n_trees = 10;
   int max_height = 3;      // h: at most h nodes on a root-to-leaf path (splits at depths 0..h-2)
   int occupancy = 0;       // > 0: h = d_mult = floor(log5(n_train / occupancy))
-  double n_epsilon_share = kNEpsilonShare;  // strict with occupancy > 0: share of epsilon spent on the noisy n
   bool strict = false;     // global Gini-gain sensitivity 1 instead of the AusDM local sensitivity
   bool asrun = false;      // authors_asrun: every record gets the root's noisy majority
   bool half_epsilon = false;
@@ -214,7 +213,7 @@ class DpDfLearner : public Learner {
     const double epsilon_total = p_.half_epsilon ? p_.epsilon / 2.0 : p_.epsilon;
     double eps_n = 0.0;
     if (p_.occupancy > 0) {
-      const RowCountForDepth n(ctx, rows.size(), epsilon_total, p_.n_epsilon_share, p_.strict);
+      const RowCountForDepth n(ctx, rows.size(), epsilon_total, p_.strict);
       p_.max_height = occupancy_depth(n.n(), p_.occupancy, 5.0, 1);
       eps_n = n.epsilon_n();
     }

@@ -41,9 +41,8 @@ class RandomSplit : public SplitPolicy {
 
 class DpErtLearner : public Learner {
  public:
-  DpErtLearner(double epsilon, int n_trees, int max_depth, bool strict, int occupancy, double n_share)
-      : epsilon_(epsilon), n_trees_(n_trees), max_depth_(max_depth), strict_(strict), occupancy_(occupancy),
-        n_share_(n_share) {}
+  DpErtLearner(double epsilon, int n_trees, int max_depth, bool strict, int occupancy)
+      : epsilon_(epsilon), n_trees_(n_trees), max_depth_(max_depth), strict_(strict), occupancy_(occupancy) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     const bool clf = data.task() == TaskKind::kClassification;
@@ -54,7 +53,7 @@ class DpErtLearner : public Learner {
     int depth = max_depth_;
     double epsilon = epsilon_;
     if (occupancy_ > 0) {
-      const RowCountForDepth n(ctx, rows.size(), epsilon_, n_share_, strict_);
+      const RowCountForDepth n(ctx, rows.size(), epsilon_, strict_);
       depth = occupancy_depth(n.n(), occupancy_, 2.0, 1);
       epsilon = n.epsilon_left();
     }
@@ -78,7 +77,6 @@ class DpErtLearner : public Learner {
   int n_trees_, max_depth_;
   bool strict_;
   int occupancy_;
-  double n_share_;
 };
 
 }  // namespace
@@ -116,7 +114,7 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
     check_epsilon_param("dp-ert", p.get_double("epsilon"));
     return std::make_unique<DpErtLearner>(p.get_double("epsilon"), p.get_int("n_trees"), p.get_int("max_depth"),
-                                          p.get_bool("strict"), p.get_int("occupancy"), kNEpsilonShare);
+                                          p.get_bool("strict"), p.get_int("occupancy"));
   };
   return {a};
 }

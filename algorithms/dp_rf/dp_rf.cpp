@@ -19,7 +19,6 @@ struct DpRfParams {
   int n_trees = 10;
   int max_depth = 3;         // d_mult in the papers' tables
   int occupancy = 0;         // > 0: max_depth = d_mult = floor(log5(n_train / occupancy))
-  double n_epsilon_share = kNEpsilonShare;  // strict with occupancy > 0: share of epsilon spent on the noisy n
   int k = 0;                 // candidate attributes per node; 0 = all
   double subsample = 1.0;    // b: one subsample of floor(b n) rows shared by all trees
   bool strict = false;
@@ -216,7 +215,7 @@ class DpRfLearner : public Learner {
     DpRfParams p_ = p0_;
     const double epsilon_total = p_.epsilon;
     if (p_.occupancy > 0) {
-      const RowCountForDepth n(ctx, rows.size(), p_.epsilon, p_.n_epsilon_share, p_.strict);
+      const RowCountForDepth n(ctx, rows.size(), p_.epsilon, p_.strict);
       p_.max_depth = occupancy_depth(n.n(), p_.occupancy, 5.0, 1);
       p_.epsilon = n.epsilon_left();
     }

@@ -27,9 +27,8 @@ namespace {
 
 class JpwLearner : public Learner {
  public:
-  JpwLearner(RdfSpec spec, std::string rule, int fixed, bool round_up, bool strict, double n_share)
-      : spec_(std::move(spec)), rule_(std::move(rule)), fixed_(fixed), round_up_(round_up), strict_(strict),
-        n_share_(n_share) {}
+  JpwLearner(RdfSpec spec, std::string rule, int fixed, bool round_up, bool strict)
+      : spec_(std::move(spec)), rule_(std::move(rule)), fixed_(fixed), round_up_(round_up), strict_(strict) {}
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     RdfSpec s = spec_;
     if (rule_ == "jpw") {
@@ -39,7 +38,7 @@ class JpwLearner : public Learner {
       for (std::size_t f = 0; f < sc.discrete.size(); ++f) branching.push_back(sc.discrete[f] ? sc.n_values[f] : 2);
       // Published: the exact n (private under add/remove-one). Strict: a noisy n, paid from epsilon, and
       // the trees get the rest (common/occupancy.hpp).
-      const RowCountForDepth n(ctx, rows.size(), s.epsilon, n_share_, strict_);
+      const RowCountForDepth n(ctx, rows.size(), s.epsilon, strict_);
       s.depth = jpw_depth(branching, n.n(), round_up_);
       s.epsilon_total = s.epsilon;
       s.epsilon = n.epsilon_left();
@@ -57,7 +56,6 @@ class JpwLearner : public Learner {
   int fixed_;
   bool round_up_;
   bool strict_;
-  double n_share_;
 };
 
 }  // namespace
@@ -116,7 +114,7 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
     s.certified = p.get_bool("strict") || (p.get_string("domains") == "public" && p.get_string("version") == "original" &&
                                            p.get_string("depth_rule") != "jpw");
     return std::make_unique<JpwLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"),
-                                        p.get_bool("strict"), kNEpsilonShare);
+                                        p.get_bool("strict"));
   };
   return {a};
 }
