@@ -59,6 +59,9 @@ RunContext run_context(int threads) {
   return c;
 }
 
+// True when prepare() would return an unchanged copy.
+bool is_identity(const Preprocess& p) { return p.target_scaling == "none" && p.domains != "from-data" && p.bins <= 0; }
+
 // A dataset prepared as a cell asks (dipreme.md §1, §6.1: over the whole dataset, before splitting).
 Dataset prepare(const Dataset& raw, const Preprocess& p) {
   Dataset d = raw;
@@ -170,18 +173,25 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
         ++it;
       }
     }
-  std::map<std::string, std::shared_ptr<const Dataset>> prepared;  // by dataset + preprocessing
+  // By dataset + preprocessing. A cell that asks for no preprocessing shares the loaded dataset
+  // instead of a copy (an 11M-row HIGGS-shaped table is 2.5 GB: issue 14 "scale").
+  std::map<std::string, std::shared_ptr<const Dataset>> prepared;
   std::vector<const Cell*> runnable;
   for (const Cell* c : pending) {
     if (missing.count(c->dataset)) { ++rep.missing_data; continue; }
     std::string key = c->dataset + "|" + c->preprocess.key();
-    if (!prepared.count(key)) prepared[key] = std::make_shared<const Dataset>(prepare(*raw[c->dataset], c->preprocess));
+    if (!prepared.count(key))
+      prepared[key] = is_identity(c->preprocess) ? raw[c->dataset]
+                                                 : std::make_shared<const Dataset>(prepare(*raw[c->dataset], c->preprocess));
     runnable.push_back(c);
   }
 
   // Folds depend only on (master seed, dataset, repetition): every algorithm sees the same splits.
+  // They are kept as fold plans (2 bytes per row and repetition); each task builds its own Split
+  // when it runs, so memory holds only the splits of the tasks running now, not of all 100 tasks of
+  // a 10x10 CV (which at 11M rows would be 4.4 GB of row indices).
   const Protocol& pr = spec.protocol;
-  std::map<std::string, std::vector<std::vector<Split>>> splits;  // dataset -> repetition -> fold
+  std::map<std::string, std::vector<FoldPlan>> plans;  // dataset -> repetition
   std::map<std::string, int> positive;                             // least frequent class
   for (const auto& [id, data] : raw) {
     std::vector<int> labels;
@@ -195,20 +205,16 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
       positive[id] = pos;
     }
     std::span<const int> strat = pr.stratified ? std::span<const int>(labels) : std::span<const int>();
-    auto& per_rep = splits[id];
-    Split all_rows;  // resubstitution: every row is fitted and evaluated (repetitions differ only by seed)
-    if (pr.type == "resubstitution") {
-      all_rows.train.resize(data->n_rows());
-      std::iota(all_rows.train.begin(), all_rows.train.end(), 0u);
-      all_rows.test = all_rows.train;
-    }
+    auto& per_rep = plans[id];
+    // resubstitution: every row is fitted and evaluated (repetitions differ only by seed); no plan.
+    if (pr.type == "resubstitution") continue;
     for (int r = 0; r < pr.repetitions; ++r) {
       Rng rng = Rng(mix64(spec.seed)).derive(hash_string(id)).derive(static_cast<uint64_t>(r));
-      if (pr.type == "kfold") per_rep.push_back(kfold_splits(data->n_rows(), pr.folds, rng, strat));
-      else if (pr.type == "resubstitution") per_rep.push_back({all_rows});
-      else per_rep.push_back({holdout_split(data->n_rows(), pr.test_fraction, rng, strat)});
+      per_rep.push_back(pr.type == "kfold" ? kfold_plan(data->n_rows(), pr.folds, rng, strat)
+                                           : holdout_plan(data->n_rows(), pr.test_fraction, rng, strat));
     }
   }
+  raw.clear();  // datasets no cell shares stay alive only through `prepared`
 
   struct CellState {
     std::vector<ResultRow> rows;
@@ -250,7 +256,13 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
     // Exceptions never leave the parallel region: a failing task marks its cell failed.
     try {
       const Dataset& data = *prepared.at(cell.dataset + "|" + cell.preprocess.key());
-      const Split& split = splits.at(cell.dataset)[static_cast<std::size_t>(t.rep)][static_cast<std::size_t>(t.fold)];
+      Split split;
+      if (pr.type == "resubstitution") {
+        split.train = all_rows(data.n_rows());
+        split.test = split.train;
+      } else {
+        split = plans.at(cell.dataset)[static_cast<std::size_t>(t.rep)].split(t.fold);
+      }
       TaskCoordinates tc{&spec, &cell, t.rep, t.fold, task_seed(spec, cell, t.rep, t.fold),
                          positive.count(cell.dataset) ? positive.at(cell.dataset) : 1};
       cs.rows[slot] = run_task(data, split, tc, ctx);

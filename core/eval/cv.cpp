@@ -33,20 +33,48 @@ void require_row_count_fits(std::size_t n, const char* who) {
 
 }  // namespace
 
+Split FoldPlan::split(int i) const {
+  require(i >= 0 && i < n_splits, "FoldPlan::split: split ", i, " of ", n_splits);
+  const auto u = static_cast<uint16_t>(i);
+  std::size_t n_test = 0;
+  for (uint16_t t : test_of) n_test += t == u;
+  Split s;
+  s.test.reserve(n_test);
+  s.train.reserve(test_of.size() - n_test);
+  // Walking rows in order makes both index vectors ascending without a sort.
+  for (std::size_t r = 0; r < test_of.size(); ++r) (test_of[r] == u ? s.test : s.train).push_back(static_cast<uint32_t>(r));
+  return s;
+}
+
 std::vector<Split> kfold_splits(std::size_t n, int k, Rng& rng, std::span<const int> labels) {
+  FoldPlan plan = kfold_plan(n, k, rng, labels);
+  std::vector<Split> splits;
+  for (int f = 0; f < plan.n_splits; ++f) splits.push_back(plan.split(f));
+  return splits;
+}
+
+Split holdout_split(std::size_t n, double test_fraction, Rng& rng, std::span<const int> labels) {
+  return holdout_plan(n, test_fraction, rng, labels).split(0);
+}
+
+FoldPlan kfold_plan(std::size_t n, int k, Rng& rng, std::span<const int> labels) {
   require_row_count_fits(n, "kfold_splits");
   require(k >= 2, "kfold_splits: k = ", k, ", expected k >= 2");
+  require(k < UINT16_MAX, "kfold_splits: k = ", k, ", expected k < ", UINT16_MAX);
   require(static_cast<std::size_t>(k) <= n, "kfold_splits: k = ", k, " exceeds the number of rows n = ", n);
   const auto uk = static_cast<std::size_t>(k);
 
-  std::vector<std::size_t> fold(n);
+  FoldPlan plan;
+  plan.n_splits = k;
+  std::vector<uint16_t>& fold = plan.test_of;
+  fold.resize(n);
   if (!labels.empty()) {
     // One fold counter runs across all classes: each class is spread evenly, and because the deal
     // continues where the previous class stopped, total fold sizes also differ by at most 1.
     std::size_t counter = 0;
     for (auto& rows : rows_by_class(n, labels, "kfold_splits")) {
       rng.shuffle(std::span<uint32_t>(rows));
-      for (uint32_t r : rows) fold[r] = counter++ % uk;
+      for (uint32_t r : rows) fold[r] = static_cast<uint16_t>(counter++ % uk);
     }
   } else {
     std::vector<uint32_t> perm(n);
@@ -54,21 +82,12 @@ std::vector<Split> kfold_splits(std::size_t n, int k, Rng& rng, std::span<const 
     rng.shuffle(std::span<uint32_t>(perm));
     // Cut points floor(f n / k) give sizes floor(n/k) or ceil(n/k).
     for (std::size_t f = 0; f < uk; ++f)
-      for (std::size_t i = f * n / uk; i < (f + 1) * n / uk; ++i) fold[perm[i]] = f;
+      for (std::size_t i = f * n / uk; i < (f + 1) * n / uk; ++i) fold[perm[i]] = static_cast<uint16_t>(f);
   }
-
-  std::vector<Split> splits(uk);
-  for (auto& s : splits) {
-    s.test.reserve(n / uk + 1);
-    s.train.reserve(n - n / uk);
-  }
-  // Walking rows in order makes every index vector ascending without a sort.
-  for (std::size_t r = 0; r < n; ++r)
-    for (std::size_t f = 0; f < uk; ++f) (fold[r] == f ? splits[f].test : splits[f].train).push_back(static_cast<uint32_t>(r));
-  return splits;
+  return plan;
 }
 
-Split holdout_split(std::size_t n, double test_fraction, Rng& rng, std::span<const int> labels) {
+FoldPlan holdout_plan(std::size_t n, double test_fraction, Rng& rng, std::span<const int> labels) {
   require_row_count_fits(n, "holdout_split");
   require(n >= 2, "holdout_split: n = ", n, ", expected at least 2 rows (one for training, one for test)");
   require(test_fraction > 0.0 && test_fraction < 1.0, "holdout_split: test_fraction = ", test_fraction,
@@ -77,12 +96,15 @@ Split holdout_split(std::size_t n, double test_fraction, Rng& rng, std::span<con
   auto n_test = static_cast<std::size_t>(std::ceil(test_fraction * static_cast<double>(n) - 1e-9));
   n_test = std::clamp<std::size_t>(n_test, 1, n - 1);
 
-  std::vector<uint8_t> is_test(n, 0);
+  FoldPlan plan;
+  plan.n_splits = 1;
+  std::vector<uint16_t>& is_test = plan.test_of;  // 0: test row, 1: training row
+  is_test.assign(n, 1);
   if (labels.empty()) {
     std::vector<uint32_t> perm(n);
     std::iota(perm.begin(), perm.end(), 0u);
     rng.shuffle(std::span<uint32_t>(perm));
-    for (std::size_t i = 0; i < n_test; ++i) is_test[perm[i]] = 1;
+    for (std::size_t i = 0; i < n_test; ++i) is_test[perm[i]] = 0;
   } else {
     auto groups = rows_by_class(n, labels, "holdout_split");
     // Largest-remainder rounding: each class gets floor(q_c) or ceil(q_c) test rows, q_c =
@@ -110,15 +132,11 @@ Split holdout_split(std::size_t n, double test_fraction, Rng& rng, std::span<con
         if (assigned > n_test && take[*it] > 0) --take[*it], --assigned;
     for (std::size_t c = 0; c < groups.size(); ++c) {
       rng.shuffle(std::span<uint32_t>(groups[c]));
-      for (std::size_t i = 0; i < take[c]; ++i) is_test[groups[c][i]] = 1;
+      for (std::size_t i = 0; i < take[c]; ++i) is_test[groups[c][i]] = 0;
     }
   }
 
-  Split s;
-  s.test.reserve(n_test);
-  s.train.reserve(n - n_test);
-  for (std::size_t r = 0; r < n; ++r) (is_test[r] ? s.test : s.train).push_back(static_cast<uint32_t>(r));
-  return s;
+  return plan;
 }
 
 }  // namespace dpf

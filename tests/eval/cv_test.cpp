@@ -113,6 +113,28 @@ TEST_SUITE("unit") {
     for (const auto& s : folds) CHECK(s.test.size() == 1);
   }
 
+  TEST_CASE("fold plans: 2 bytes per row, and a plan's splits are the kfold / holdout splits") {
+    // The runner keeps plans and builds a task's Split when it runs (issue 14 "scale").
+    std::vector<int> labels(40);
+    for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int>(i % 3 == 0);
+    Rng a(11), b(11);
+    dpf::FoldPlan plan = dpf::kfold_plan(40, 4, a, labels);
+    CHECK(plan.n_splits == 4);
+    CHECK(plan.test_of.size() == 40);
+    CHECK(sizeof(plan.test_of[0]) == 2);
+    auto folds = dpf::kfold_splits(40, 4, b, labels);
+    for (int f = 0; f < 4; ++f) {
+      CHECK(plan.split(f).test == folds[static_cast<std::size_t>(f)].test);
+      CHECK(plan.split(f).train == folds[static_cast<std::size_t>(f)].train);
+    }
+    Rng h1(12), h2(12);
+    dpf::FoldPlan hold = dpf::holdout_plan(40, 0.25, h1, labels);
+    CHECK(hold.n_splits == 1);
+    CHECK(hold.split(0).test == dpf::holdout_split(40, 0.25, h2, labels).test);
+    CHECK(hold.split(0).test.size() == 10);
+    CHECK_THROWS_AS(hold.split(1), dpf::Error);
+  }
+
   TEST_CASE("kfold rejects bad arguments") {
     Rng rng(1);
     std::vector<int> labels{0, 1, 0};
