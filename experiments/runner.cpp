@@ -64,6 +64,8 @@ bool is_identity(const Preprocess& p) { return p.target_scaling == "none" && p.d
 
 // A dataset prepared as a cell asks (dipreme.md §1, §6.1: over the whole dataset, before splitting).
 Dataset prepare(const Dataset& raw, const Preprocess& p) {
+  // Binning alone reads `raw` directly: no intermediate copy (peak 2 datasets, not 3).
+  if (p.target_scaling == "none" && p.domains != "from-data" && p.bins > 0) return bin_equal_width(raw, p.bins);
   Dataset d = raw;
   std::vector<uint32_t> all = all_rows(d.n_rows());
   if (p.target_scaling != "none") {
