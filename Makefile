@@ -5,8 +5,9 @@
 #   make reproduce-table-N PAPER=<id>      run configs/<id>/table-N.yaml and render the table
 #   make reproduce PAPER=<id>              every figure and table of one paper
 #   make check-published [PAPER=<id>]      published numbers vs our results
+#   make test-sanitize                     the whole ctest suite (and the corpus) under ASan + UBSan (build-asan)
 #   make audit                             statistical privacy audit of every private algorithm (results/audit)
-#   make bench                             timings against scikit-learn (results/bench/bench.csv)
+#   make bench                             timings vs scikit-learn and ranger, scale rows 1e5-1e7 (results/bench/bench.csv)
 #   make datasets                          fetch and verify every dataset
 #   make list                              papers' experiments, algorithms, datasets
 PAPER   ?= dipreme
@@ -18,7 +19,7 @@ PY      := /usr/bin/python3
 DPF     := $(BUILD)/dpforest
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 
-.PHONY: all build tool deps test reproduce check-published audit bench datasets list clean
+.PHONY: all build tool deps test test-sanitize reproduce check-published audit bench datasets list clean
 .SECONDARY:
 
 all: build
@@ -38,6 +39,16 @@ tool: deps
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 1500
+
+# ASan + UBSan (CMake option DPF_SANITIZE) over every ctest suite, the malformed-input corpus included.
+# halt_on_error makes every UBSan report fatal, so a report fails its test; LeakSanitizer is on.
+SAN_BUILD ?= build-asan
+SAN_ENV := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1 \
+           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+test-sanitize: deps
+	@cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DDPF_SANITIZE=ON $(if $(CI),-DDPF_WERROR=ON,) >/dev/null
+	@cmake --build $(SAN_BUILD) -j$(JOBS) --  --no-print-directory -s
+	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure --timeout 3000
 
 reproduce-figure-%: tool
 	$(DPF) run configs/$(PAPER)/figure-$*.yaml --threads $(THREADS) --results $(RESULTS)

@@ -3,11 +3,14 @@
 #include <boost/program_options.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "algorithms/registry.hpp"
 #include "core/data/preprocess.hpp"
@@ -49,6 +52,19 @@ std::string number17(double v) {
   return buf;
 }
 
+// Resident set size now (/proc/self/statm) and the high-water mark (getrusage), in bytes.
+std::size_t rss_now_bytes() {
+  std::ifstream f("/proc/self/statm");
+  std::size_t pages_total = 0, pages_resident = 0;
+  f >> pages_total >> pages_resident;
+  return pages_resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+}
+std::size_t rss_peak_bytes() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return static_cast<std::size_t>(u.ru_maxrss) * 1024;  // Linux reports kilobytes
+}
+
 }  // namespace
 
 double median_of(std::vector<double> v) {
@@ -77,13 +93,21 @@ std::string BenchFitResult::to_json() const {
   w.field("predict_seconds", predict_seconds);
   if (train_accuracy >= 0) w.field("train_accuracy", train_accuracy);
   else w.key("train_accuracy").null();
+  if (test_accuracy >= 0) w.field("test_accuracy", test_accuracy);
+  else w.key("test_accuracy").null();
+  w.field("n_train", static_cast<uint64_t>(n_train)).field("n_test", static_cast<uint64_t>(n_test));
+  w.field("dataset_bytes", static_cast<uint64_t>(dataset_bytes));
+  w.field("rss_after_load_bytes", static_cast<uint64_t>(rss_after_load_bytes));
+  w.field("peak_rss_bytes", static_cast<uint64_t>(peak_rss_bytes));
   w.end_object();
   return w.str();
 }
 
 BenchFitResult bench_fit(const std::string& algorithm, const std::string& dataset,
-                         const std::vector<std::string>& params, int repeats, uint64_t seed) {
-  require(repeats >= 1, "--repeats must be >= 1, got ", repeats);
+                         const std::vector<std::string>& params, const BenchFitOptions& opt) {
+  require(opt.repeats >= 1, "--repeats must be >= 1, got ", opt.repeats);
+  require(opt.test_fraction >= 0.0 && opt.test_fraction < 1.0, "--test-fraction must be in [0, 1), got ",
+          opt.test_fraction);
   const AlgorithmInfo& info = find_algorithm(algorithm);
   Params p = resolve_params(algorithm, info.params, parse_kv(params), "--param");
   Dataset data = load_dataset(dataset, DataOptions::from_environment());
@@ -91,27 +115,42 @@ BenchFitResult bench_fit(const std::string& algorithm, const std::string& datase
   require(info.supports(data.task()), "algorithm '", algorithm, "' does not support ", to_string(data.task()),
           " (dataset '", dataset, "')");
   std::unique_ptr<Learner> learner = info.make(p, data.schema());
-  const std::vector<uint32_t> rows = all_rows(data.n_rows());
+  const std::size_t n = data.n_rows();
+  const auto n_test = static_cast<std::size_t>(std::llround(opt.test_fraction * static_cast<double>(n)));
+  require(n_test < n, "--test-fraction ", opt.test_fraction, " leaves no training row of ", n);
+  std::vector<uint32_t> rows = all_rows(n), test_rows;
+  test_rows.assign(rows.end() - static_cast<std::ptrdiff_t>(n_test), rows.end());
+  rows.resize(n - n_test);
 
   BenchFitResult r;
   r.algorithm = algorithm;
   r.dataset = dataset;
-  r.n_rows = data.n_rows();
+  r.n_rows = n;
   r.n_features = data.n_features();
+  r.n_train = rows.size();
+  r.n_test = test_rows.size();
+  r.dataset_bytes = n * (data.n_features() + 1) * sizeof(double);
   for (const auto& [k, v] : p.values()) r.params.emplace_back(k, v);
-  r.repeats = repeats;
-  r.seed = seed;
+  r.repeats = opt.repeats;
+  r.seed = opt.seed;
+  r.rss_after_load_bytes = rss_now_bytes();
 
   // One fit on one thread (the runner's budget for a task); a warm-up first so that page faults
   // and cold caches of the first touch are not charged to fit 0.
-  const Rng base(seed);
+  const Rng base(opt.seed);
   auto fit_once = [&](Rng rng) {
     FitContext ctx{rng, PrivacyLedger(), 1};
     return learner->fit(data, rows, ctx);
   };
-  fit_once(base.derive("warm-up"));
+  if (opt.warmup) fit_once(base.derive("warm-up"));
+  auto accuracy_on = [&](const Model& model, const std::vector<uint32_t>& on) {
+    Predictions pred = model.predict(data, on);
+    std::size_t right = 0;
+    for (std::size_t k = 0; k < on.size(); ++k) right += pred.label[k] == data.label(on[k]) ? 1 : 0;
+    return static_cast<double>(right) / static_cast<double>(on.size());
+  };
   std::vector<double> predict_seconds;
-  for (int i = 0; i < repeats; ++i) {
+  for (int i = 0; i < opt.repeats; ++i) {
     const auto t0 = Clock::now();
     std::unique_ptr<Model> model = fit_once(base.derive(static_cast<uint64_t>(i)));
     const auto t1 = Clock::now();
@@ -119,13 +158,15 @@ BenchFitResult bench_fit(const std::string& algorithm, const std::string& datase
     const auto t2 = Clock::now();
     r.fit_seconds.push_back(seconds_between(t0, t1));
     predict_seconds.push_back(seconds_between(t1, t2));
-    if (i + 1 == repeats && data.task() == TaskKind::kClassification) {
+    if (i + 1 == opt.repeats && data.task() == TaskKind::kClassification) {
       std::size_t right = 0;
       for (std::size_t k = 0; k < rows.size(); ++k) right += pred.label[k] == data.label(rows[k]) ? 1 : 0;
       r.train_accuracy = static_cast<double>(right) / static_cast<double>(rows.size());
+      if (!test_rows.empty()) r.test_accuracy = accuracy_on(*model, test_rows);
     }
   }
   r.predict_seconds = median_of(predict_seconds);
+  r.peak_rss_bytes = rss_peak_bytes();
   return r;
 }
 
@@ -157,14 +198,21 @@ int cmd_bench_fit(const std::vector<std::string>& args) {
       "dataset", po::value<std::string>()->required(), "dataset id, id:variant or synthetic:... spec")(
       "param", po::value<std::vector<std::string>>()->default_value({}, ""), "name=value (repeatable)")(
       "repeats", po::value<int>()->default_value(5), "timed fits (after one warm-up fit)")(
-      "seed", po::value<uint64_t>()->default_value(1), "seed; fit i uses the stream derived from (seed, i)");
+      "seed", po::value<uint64_t>()->default_value(1), "seed; fit i uses the stream derived from (seed, i)")(
+      "test-fraction", po::value<double>()->default_value(0.0),
+      "fit on the first rows, report test_accuracy on the last round(F n) rows")(
+      "no-warmup", "skip the untimed warm-up fit (large data)");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(o).run(), vm);
   if (vm.count("help")) { std::cout << o; return 0; }
   po::notify(vm);
+  BenchFitOptions bo;
+  bo.repeats = vm["repeats"].as<int>();
+  bo.seed = vm["seed"].as<uint64_t>();
+  bo.test_fraction = vm["test-fraction"].as<double>();
+  bo.warmup = !vm.count("no-warmup");
   BenchFitResult r = bench_fit(vm["algorithm"].as<std::string>(), vm["dataset"].as<std::string>(),
-                               vm["param"].as<std::vector<std::string>>(), vm["repeats"].as<int>(),
-                               vm["seed"].as<uint64_t>());
+                               vm["param"].as<std::vector<std::string>>(), bo);
   std::cout << r.to_json() << std::endl;
   return 0;
 }

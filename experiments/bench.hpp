@@ -1,9 +1,14 @@
 // Timing and data-export commands behind `make bench` (experiments/tools/bench.py drives them).
 //   dpforest bench-fit --algorithm NAME --dataset SPEC [--param k=v ...] [--repeats N] [--seed S]
-//     loads the dataset once, fits `repeats` times on all rows (fit i uses the stream derived from
-//     (seed, i)) after one untimed warm-up fit, on one thread, and prints one JSON line: algorithm,
-//     dataset, n_rows, n_features, resolved params, repeats, fit_seconds {min, median, mean},
-//     fits_per_second (1 / median), predict_seconds (median, all rows), train_accuracy.
+//                      [--test-fraction F] [--no-warmup]
+//     loads the dataset once, fits `repeats` times (fit i uses the stream derived from (seed, i))
+//     after one untimed warm-up fit (unless --no-warmup), on one thread, and prints one JSON line:
+//     algorithm, dataset, n_rows, n_features, resolved params, repeats, fit_seconds {min, median,
+//     mean}, fits_per_second (1 / median), predict_seconds (median), train_accuracy, and memory:
+//     dataset_bytes (n x (d + 1) doubles), rss_after_load_bytes and peak_rss_bytes (the process's
+//     high-water mark, getrusage). With --test-fraction F the fits use the first n - round(F n) rows
+//     and test_accuracy is measured on the last round(F n) rows (a synthetic spec's rows are i.i.d.,
+//     so this is a random holdout; peers get the same two parts of the exported CSV).
 //   dpforest export-dataset SPEC OUT.csv
 //     writes the loaded dataset as CSV (header; target last; values with 17 significant digits so
 //     they read back to the same doubles; class names for the target, category codes for
@@ -25,15 +30,24 @@ struct BenchFitResult {
   uint64_t seed = 0;
   std::vector<double> fit_seconds;  // one per timed fit
   double predict_seconds = 0.0;     // median over the timed fits' models
-  double train_accuracy = -1.0;     // classification: accuracy of the last model on all rows
+  double train_accuracy = -1.0;     // classification: accuracy of the last model on its training rows
+  double test_accuracy = -1.0;      // classification with test_fraction > 0: on the held-out rows
+  std::size_t n_train = 0, n_test = 0;
+  std::size_t dataset_bytes = 0, rss_after_load_bytes = 0, peak_rss_bytes = 0;
   std::string to_json() const;
 };
 
 // Summary statistics of a non-empty sample.
 double median_of(std::vector<double> v);
 
+struct BenchFitOptions {
+  int repeats = 5;
+  uint64_t seed = 1;
+  double test_fraction = 0.0;  // 0: fit and score on all rows
+  bool warmup = true;
+};
 BenchFitResult bench_fit(const std::string& algorithm, const std::string& dataset,
-                         const std::vector<std::string>& params, int repeats, uint64_t seed);
+                         const std::vector<std::string>& params, const BenchFitOptions& options);
 
 void write_dataset_csv(const Dataset& data, const std::string& path);
 

@@ -8,7 +8,8 @@ Run by `make bench` with Debian's /usr/bin/python3 (python3-sklearn, python3-num
 Every module experiments/tools/bench_<name>.py that defines run(ctx) is imported and run in name
 order; run(ctx) returns the rows it measured (usually from ctx.compare(...)). See BENCH.md.
 Everything runs on one thread: dpforest fits on one thread, scikit-learn gets n_jobs=1 and
-OMP_NUM_THREADS=1. Ratios are peer seconds over ours from the same run (>1: we are faster).
+OMP_NUM_THREADS=1, ranger (Debian's r-cran-ranger, through Rscript) gets num.threads=1. Ratios are
+peer seconds over ours from the same run (>1: we are faster).
 """
 import argparse
 import csv
@@ -31,7 +32,8 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 COLUMNS = [
     "benchmark", "dataset", "n_rows", "n_features", "ours_algorithm", "ours_params", "ours_fit_s",
     "ours_fits_per_s", "peer", "peer_params", "peer_fit_s", "peer_fits_per_s", "ratio_peer_over_ours",
-    "repeats", "machine", "date",
+    "repeats", "ours_test_accuracy", "peer_test_accuracy", "dataset_mb", "ours_peak_rss_mb",
+    "peak_rss_over_dataset", "growth_exponent", "machine", "date",
 ]
 
 
@@ -53,6 +55,29 @@ def machine_text():
     nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return f"nproc={nproc}; {model}; load1={load:.1f}"
+
+
+# Fits ranger on the first rows of an exported CSV and prints one JSON line (see Context.ranger).
+RANGER_SCRIPT = r"""
+suppressMessages(library(ranger))
+a <- commandArgs(trailingOnly = TRUE)
+d <- read.csv(a[1], check.names = FALSE)
+target <- names(d)[ncol(d)]
+d[[target]] <- factor(d[[target]])
+n <- nrow(d); n_test <- round(as.numeric(a[2]) * n); repeats <- as.integer(a[3])
+tr <- d[seq_len(n - n_test), ]
+te <- if (n_test > 0) d[(n - n_test + 1):n, ] else tr
+fit <- function(seed) eval(parse(text = paste0(
+  "ranger(dependent.variable.name = target, data = tr, num.threads = 1, seed = seed, ", a[4], ")")))
+invisible(fit(repeats + 1))
+times <- numeric(repeats)
+for (i in seq_len(repeats)) {
+  t0 <- proc.time()[["elapsed"]]; m <- fit(i); times[i] <- proc.time()[["elapsed"]] - t0
+}
+acc <- mean(predict(m, te, num.threads = 1)$predictions == te[[target]])
+cat(sprintf('{"median": %.6f, "min": %.6f, "mean": %.6f, "test_accuracy": %.6f}\n',
+            median(times), min(times), mean(times), acc))
+"""
 
 
 class Context:
@@ -96,16 +121,35 @@ class Context:
             self._tables[spec] = (np.ascontiguousarray(X, dtype=np.float32), y)
         return self._tables[spec]
 
-    def ours(self, algorithm, dataset, params, repeats, seed=1):
-        """Parsed JSON of `dpforest bench-fit` (fit_seconds min/median/mean, fits_per_second, ...)."""
-        key = (algorithm, dataset, params_text(params), repeats, seed)
+    def ours(self, algorithm, dataset, params, repeats, seed=1, test_fraction=0.0, warmup=True):
+        """Parsed JSON of `dpforest bench-fit` (fit_seconds min/median/mean, fits_per_second,
+        test_accuracy with test_fraction > 0, dataset_bytes, peak_rss_bytes, ...)."""
+        key = (algorithm, dataset, params_text(params), repeats, seed, test_fraction, warmup)
         if key not in self._ours:
             args = ["bench-fit", "--algorithm", algorithm, "--dataset", dataset, "--repeats", str(repeats),
                     "--seed", str(seed)]
+            if test_fraction:
+                args += ["--test-fraction", str(test_fraction)]
+            if not warmup:
+                args += ["--no-warmup"]
             for k, v in params.items():
                 args += ["--param", f"{k}={v}"]
             self._ours[key] = json.loads(self._dpforest(*args).strip().splitlines()[-1])
         return self._ours[key]
+
+    def ranger(self, dataset, ranger_args, repeats, test_fraction):
+        """ranger (r-cran-ranger) on the exported rows of `dataset`: fits on the first n - round(f n)
+        rows `repeats` times after one warm-up fit, num.threads = 1, and scores the last rows.
+        ranger_args: R argument text, e.g. 'num.trees = 100, mtry = 3, replace = TRUE'.
+        Returns {'median', 'min', 'mean', 'test_accuracy'} (seconds: R's proc.time elapsed)."""
+        script = os.path.join(self.tmpdir, "ranger_fit.R")
+        with open(script, "w") as f:
+            f.write(RANGER_SCRIPT)
+        p = subprocess.run(["Rscript", "--vanilla", script, self.export(dataset), str(test_fraction), str(repeats),
+                            ranger_args], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f"ranger on {dataset}: {p.stderr.strip()[-2000:]}")
+        return json.loads(p.stdout.strip().splitlines()[-1])
 
     @staticmethod
     def sklearn_fit_time(estimator_factory, X, y, repeats):
@@ -167,9 +211,15 @@ def discover(only):
 
 
 def print_table(rows):
-    head = ["benchmark", "dataset", "ours", "ours fits/s", "peer", "peer fits/s", "peer/ours"]
-    body = [[r["benchmark"], r["dataset"], f'{r["ours_algorithm"]} {r["ours_params"]}', r["ours_fits_per_s"],
-             r["peer"].replace("sklearn.", ""), r["peer_fits_per_s"], r["ratio_peer_over_ours"]] for r in rows]
+    head = ["benchmark", "dataset", "ours", "ours fits/s", "peer", "peer fits/s", "peer/ours", "acc ours/peer",
+            "peak RSS / data"]
+    body = []
+    for r in rows:
+        acc = (f'{r["ours_test_accuracy"]}/{r["peer_test_accuracy"]}' if r.get("peer_test_accuracy")
+               else r.get("ours_test_accuracy", ""))
+        body.append([r["benchmark"], r["dataset"], f'{r["ours_algorithm"]} {r["ours_params"]}', r["ours_fits_per_s"],
+                     r.get("peer", "").replace("sklearn.", ""), r.get("peer_fits_per_s", ""),
+                     r.get("ratio_peer_over_ours", ""), acc, r.get("peak_rss_over_dataset", "")])
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
     for line in [head, ["-" * w for w in widths], *body]:
         print("  ".join(str(x).ljust(w) for x, w in zip(line, widths)))
@@ -206,7 +256,7 @@ def main():
             print(f"bench: {name}: {len(got)} rows in {time.perf_counter() - t0:.1f} s")
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="raise")
+        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="raise", restval="")
         w.writeheader()
         w.writerows(rows)
     print()

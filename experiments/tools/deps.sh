@@ -10,7 +10,7 @@ for g in "${groups[@]}"; do
     build) pkgs+=(cmake g++ make pkg-config zlib1g-dev libboost-program-options-dev libboost-math-dev libeigen3-dev
                   libyaml-cpp-dev doctest-dev librandom123-dev liblbfgspp-dev) ;;
     plots) pkgs+=(python3 python3-matplotlib) ;;
-    bench) pkgs+=(python3 python3-sklearn python3-numpy) ;;
+    bench) pkgs+=(python3 python3-sklearn python3-numpy r-cran-ranger) ;;
     *) echo "deps.sh: unknown group '$g' (build, plots, bench)" >&2; exit 2 ;;
   esac
 done
