@@ -288,7 +288,9 @@ double zcdp_to_epsilon_cks(double rho, double delta) {
     const double mid = 0.5 * (lo + hi);
     if (deriv_pos(mid)) hi = mid; else lo = mid;
   }
-  return std::min(f(lo), f(hi));
+  // For tiny rho and large delta the infimum can be slightly negative (a valid but odd claim, since
+  // epsilon >= log(1 - delta) always holds); report 0 instead.
+  return std::max(0.0, std::min(f(lo), f(hi)));
 }
 
 double zcdp_to_epsilon(double rho, double delta) {
@@ -335,7 +337,7 @@ double rdp_to_epsilon(const std::function<double(double)>& curve, double delta) 
       fd = f(d);
     }
   }
-  return std::min(best, std::min(fc, fd));
+  return std::max(0.0, std::min(best, std::min(fc, fd)));
 }
 
 double rho_for_target(double epsilon, double delta) {

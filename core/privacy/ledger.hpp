@@ -139,6 +139,7 @@ double zcdp_to_epsilon_bs16(double rho, double delta);
 //   epsilon = inf_{alpha > 1} alpha rho + log(1 / (alpha delta)) / (alpha - 1) + log(1 - 1/alpha).
 // The derivative in alpha is rho - log(1/(alpha delta)) / (alpha - 1)^2, increasing, so the
 // minimiser is the unique root, found by bisection. rho >= 0 finite (rho = 0 gives 0), delta in (0, 1).
+// For tiny rho and large delta the infimum can dip below 0 (by at most -log(1 - delta)); 0 is returned.
 double zcdp_to_epsilon_cks(double rho, double delta);
 // min of the two above (both valid; CKS20 is the tighter in every case we tested).
 double zcdp_to_epsilon(double rho, double delta);
