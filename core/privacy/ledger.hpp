@@ -13,11 +13,12 @@
 // so its epsilon is a claim, not a guarantee. certified() is false if any charge is.
 //
 // zCDP charges (charge_zcdp) record rho instead of epsilon: rho-zCDP mechanisms such as the
-// discrete Gaussian (mechanisms.hpp). rho composes through the same scope tree (sum / max; zCDP
-// composes additively, Bun & Steinke 2016 Lemma 2.3, and a record in disjoint parts is seen by one
-// child only). Pure-epsilon accounting (spent(), check_within(requested)) ignores them; a ledger
-// that holds any is reported as (epsilon, delta) by epsilon_for(delta). A ledger without zCDP
-// charges keeps its pure guarantee: epsilon_for(delta) == spent() and delta is 0.
+// discrete Gaussian (mechanisms.hpp). rho composes through the same scope tree: sum for sequential
+// scopes (zCDP composes additively, Bun & Steinke 2016 §1.2), max for parallel ones (a record in
+// disjoint parts is seen by one child only). Pure-epsilon accounting (spent(),
+// check_within(requested)) ignores them; a ledger that holds any is reported as (epsilon, delta) by
+// epsilon_for(delta). A ledger without zCDP charges keeps its pure guarantee: epsilon_for(delta) ==
+// spent() and delta is 0.
 #pragma once
 #include <cstdint>
 #include <functional>
