@@ -11,8 +11,17 @@
 //
 // A charge may be marked uncertified: the mechanism as published is not epsilon-DP (privacy.md §6),
 // so its epsilon is a claim, not a guarantee. certified() is false if any charge is.
+//
+// zCDP charges (charge_zcdp) record rho instead of epsilon: rho-zCDP mechanisms such as the
+// discrete Gaussian (mechanisms.hpp). rho composes through the same scope tree: sum for sequential
+// scopes (zCDP composes additively, Bun & Steinke 2016 §1.2), max for parallel ones (a record in
+// disjoint parts is seen by one child only). Pure-epsilon accounting (spent(),
+// check_within(requested)) ignores them; a ledger that holds any is reported as (epsilon, delta) by
+// epsilon_for(delta). A ledger without zCDP charges keeps its pure guarantee: epsilon_for(delta) ==
+// spent() and delta is 0.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +42,9 @@ class PrivacyLedger {
   // must exist (dpf::Error otherwise). `mechanism` names the kind for summary() (e.g. "laplace").
   // No allocation after the first call of each mechanism kind.
   void charge(ScopeId scope, const char* mechanism, double epsilon, double sensitivity, bool certified = true);
+  // Records one rho-zCDP mechanism call (e.g. the discrete Gaussian with l2 sensitivity Delta and
+  // sigma^2 = Delta^2 / (2 rho)). rho > 0 finite, l2_sensitivity > 0 finite, scope must exist.
+  void charge_zcdp(ScopeId scope, const char* mechanism, double rho, double l2_sensitivity, bool certified = true);
 
   // Composed epsilon of a scope (default: the whole fit) under the claimed accounting and under the
   // conservative accounting (claimed-parallel scopes summed). Scope s composes to
@@ -40,6 +52,27 @@ class PrivacyLedger {
   // an empty parallel scope contributes 0. O(number of scopes below s).
   double spent(ScopeId scope = kRoot) const;
   double spent_conservative(ScopeId scope = kRoot) const;
+  // Composed rho of the zCDP charges only (pure-epsilon charges excluded), claimed / conservative.
+  double rho_spent(ScopeId scope = kRoot) const;
+  double rho_spent_conservative(ScopeId scope = kRoot) const;
+  // Every charge as zCDP: pure epsilon charges converted to epsilon^2 / 2 (Bun & Steinke 2016,
+  // Prop. 1.4) and composed with the zCDP charges through the scope tree.
+  double rho_equivalent(ScopeId scope = kRoot, bool conservative = false) const;
+  bool has_zcdp() const { return n_zcdp_ > 0; }
+  std::size_t n_zcdp_charges() const { return n_zcdp_; }
+
+  // The (epsilon, delta)-DP guarantee of the whole fit (claimed accounting unless conservative).
+  //  * No zCDP charges: spent() (or spent_conservative()), exactly; the guarantee has delta 0.
+  //  * Otherwise: delta in (0, 1) is required, and the result is the smaller of two valid bounds:
+  //    (a) Renyi-DP accounting: each scope's own pure charges give D_alpha <= min(E, alpha S)
+  //        (E = sum of epsilons: pure DP bounds every Renyi divergence; S = sum of epsilon^2/2:
+  //        Bun & Steinke 2016 Prop. 1.4), its zCDP charges alpha * rho (BS16 Def. 1.1), composed
+  //        by sum / max through the tree for each alpha, then converted with Canonne, Kamath &
+  //        Steinke 2020 Prop. 12 (see zcdp_to_epsilon_cks) minimised over alpha on a grid; any
+  //        alpha > 1 gives a valid bound, so an inexact minimum is only less tight.
+  //    (b) zcdp_to_epsilon(rho_equivalent(), delta): everything converted to rho and added.
+  //    (a) is never worse than spent() + zcdp_to_epsilon_cks(rho_spent()), the basic composition.
+  double epsilon_for(double delta, bool conservative = false) const;
   bool certified() const { return certified_; }
   std::size_t n_charges() const { return n_charges_; }
   std::size_t n_scopes() const { return scopes_.size(); }
@@ -51,10 +84,16 @@ class PrivacyLedger {
   // Throws dpf::Error naming `who` if spent() exceeds requested by more than a relative 1e-9 (the
   // float-summation slack of pipelinedp4j's NaiveBudgetAccountant, privacy.md §1.2). The message
   // gives both accountings and the summary. requested must be finite and >= 0.
+  // A ledger with zCDP charges has no pure-epsilon guarantee: this overload then throws, naming the
+  // (epsilon, delta) overload below.
   void check_within(double requested, const std::string& who) const;
+  // Throws dpf::Error naming `who` if epsilon_for(delta) exceeds epsilon by more than a relative
+  // 1e-9. For a ledger without zCDP charges this is check_within(epsilon, who).
+  void check_within(double epsilon, double delta, const std::string& who) const;
 
   // One line per mechanism kind, in order of first use: "name: calls=N epsilon=E", with
-  // " (uncertified)" appended if any of its charges was uncertified (for describe()).
+  // " (uncertified)" appended if any of its charges was uncertified (for describe()). Kinds
+  // charged in zCDP print "rho=R" in place of (or, if charged both ways, after) "epsilon=E".
   std::string summary() const;
   // One line about a scope: label, kind, own charges, children and both composed totals (debugging).
   std::string describe_scope(ScopeId s) const;
@@ -65,20 +104,53 @@ class PrivacyLedger {
     Composition kind;
     std::string label;
     double own = 0.0;  // sum of direct charges
+    double own_sq = 0.0;   // sum of epsilon^2 / 2 over the direct pure charges
+    double own_rho = 0.0;  // sum of the direct zCDP charges
     std::vector<ScopeId> children;
   };
   double compose(ScopeId s, bool conservative) const;
+  double compose_rho(ScopeId s, bool conservative, bool with_pure) const;
+  double compose_rdp(ScopeId s, bool conservative, double alpha) const;
+  void check_scope(ScopeId s, const char* what) const;
   std::vector<Scope> scopes_;
   struct Tally {
     std::string mechanism;
     std::size_t calls = 0;
     double epsilon = 0.0;
+    double rho = 0.0;
     bool certified = true;
   };
   std::vector<Tally> tallies_;
   std::size_t last_tally_ = 0;  // the kind charged last: consecutive charges usually repeat it
   std::size_t n_charges_ = 0;
+  std::size_t n_zcdp_ = 0;
+  Tally& tally(const char* name);
   bool certified_ = true;
 };
+
+// ---- Conversions between pure DP, zCDP and (epsilon, delta)-DP -------------------------------
+// epsilon-DP implies (epsilon^2 / 2)-zCDP (Bun & Steinke 2016, "Concentrated Differential Privacy:
+// Simplifications, Extensions, and Lower Bounds", Prop. 1.4).
+double pure_to_zcdp(double epsilon);
+// rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP for delta in (0, 1) (BS16 Prop. 1.3).
+double zcdp_to_epsilon_bs16(double rho, double delta);
+// Canonne, Kamath & Steinke 2020 ("The Discrete Gaussian for Differential Privacy", §2.3, Prop. 12
+// applied to rho-zCDP = (alpha, alpha rho)-RDP for every alpha > 1, their Cor. 13): rho-zCDP implies
+// (epsilon, delta)-DP with
+//   epsilon = inf_{alpha > 1} alpha rho + log(1 / (alpha delta)) / (alpha - 1) + log(1 - 1/alpha).
+// The derivative in alpha is rho - log(1/(alpha delta)) / (alpha - 1)^2, increasing, so the
+// minimiser is the unique root, found by bisection. rho >= 0 finite (rho = 0 gives 0), delta in (0, 1).
+// For tiny rho and large delta the infimum can dip below 0 (by at most -log(1 - delta)); 0 is returned.
+double zcdp_to_epsilon_cks(double rho, double delta);
+// min of the two above (both valid; CKS20 is the tighter in every case we tested).
+double zcdp_to_epsilon(double rho, double delta);
+// The same conversion for a Renyi-DP curve: inf over alpha of curve(alpha) + log(1/(alpha delta)) /
+// (alpha - 1) + log(1 - 1/alpha), minimised on a log grid of alpha - 1 in [1e-4, 1e7] and refined by
+// golden section around the best grid point (a valid bound at any alpha).
+double rdp_to_epsilon(const std::function<double(double)>& curve, double delta);
+// The largest rho whose conversion zcdp_to_epsilon(rho, delta) is <= epsilon (bisection to a
+// relative 1e-12; the returned end always satisfies the bound). For configs that give a target
+// (epsilon, delta), e.g. Lumberjack's leaf budget (lumberjack.md §3). epsilon > 0 finite, delta in (0, 1).
+double rho_for_target(double epsilon, double delta);
 
 }  // namespace dpf

@@ -45,6 +45,58 @@ int64_t sample_two_sided_geometric(Rng& rng, double lambda);
 // Exact pmf: (1 - e^-lambda) / (1 + e^-lambda) * e^(-lambda |k|).
 double two_sided_geometric_pmf(int64_t k, double lambda);
 
+// ---- Exact integer samplers and the discrete Gaussian ------------------------------------------
+// Canonne, Kamath & Steinke, "The Discrete Gaussian for Differential Privacy" (NeurIPS 2020,
+// arXiv:2004.00010; CKS20), Section 5. Implemented in core/privacy/discrete_gaussian.cpp.
+// These samplers use only integer draws from the Rng (Rng::below and raw 64-bit words) and exact
+// integer arithmetic: no floating-point value ever decides a branch, so the output distribution is
+// exactly the stated one (given uniform words), with the two documented exceptions below (the
+// rational grid of sigma^2 and the truncation at 64 t).
+
+// Bernoulli(exp(-num / den)) exactly (CKS20 Algorithm 1). den >= 1; num >= 0.
+bool sample_bernoulli_exp(Rng& rng, uint64_t num, uint64_t den);
+
+// Discrete Laplace with integer scale t >= 1: P(k) = (1 - e^(-1/t)) / (1 + e^(-1/t)) e^(-|k|/t),
+// i.e. two_sided_geometric_pmf(k, 1/t) (CKS20 Algorithm 2 with s = 1). Exact; t <= 2^40.
+int64_t sample_discrete_laplace(Rng& rng, uint64_t t);
+
+// Discrete Gaussian N_Z(0, sigma2): P(k) ∝ exp(-k^2 / (2 sigma2)) on the integers (CKS20
+// Algorithm 3: discrete Laplace proposals with t = floor(sqrt(sigma2)) + 1, accepted with
+// probability exp(-(|Y| - sigma2/t)^2 / (2 sigma2)) by Algorithm 1).
+// What is exact and what is not:
+//  * sigma2 is used as the rational p / 2^q with q = 57 - 2 bit_width(t) (q >= 3) and p = the
+//    smallest integer with p / 2^q >= sigma2. Every double sigma2 >= 1/8 is exactly on that grid
+//    (a double in [2^m, 2^(m+1)) has 52 - m fractional bits, and q >= 55 - m), so for those the
+//    target is sigma2 itself; smaller values are rounded UP (more noise) by less than 2^-55, a
+//    relative change below 2^-25 over the allowed range. discrete_gaussian_sigma2_used() returns it.
+//  * The proposal is cut at |Y| < 64 t (geometric part V < 64), so the output is exactly N_Z(0, s)
+//    conditioned on |k| < 64 t, t > sqrt(s): the removed mass is below 2 exp(-2048) / (1 - e^-1),
+//    i.e. below 10^-889 (the bound keeps every intermediate integer below 2^127).
+// sigma2 must be finite and in [2^-30, 2^52] (dpf::Error otherwise).
+int64_t sample_discrete_gaussian(Rng& rng, double sigma2);
+// The variance parameter the sampler actually targets (p / 2^q above, rounded to the nearest double).
+double discrete_gaussian_sigma2_used(double sigma2);
+// Exact normalised pmf exp(-k^2 / (2 sigma2)) / Z(sigma2). Z is summed directly for sigma2 < 1 and
+// by Poisson summation (Z = sqrt(2 pi sigma2) (1 + 2 sum_{n>=1} exp(-2 pi^2 sigma2 n^2)), the
+// Jacobi theta identity) for sigma2 >= 1, accurate to a few ulps. sigma2 > 0, finite.
+double discrete_gaussian_pmf(int64_t k, double sigma2);
+
+// Lattice spacing of gaussian_mechanism for a noise standard deviation sigma:
+// r = 2^(ceil(log2(sigma)) - 24), so sigma / r lies in (2^23, 2^24]. sigma in [2^-1000, 2^1000].
+double gaussian_resolution(double sigma);
+// The discrete Gaussian mechanism on the lattice r Z, rho-zCDP for add/remove neighbours with
+// |f(x) - f(x')| <= l2_sensitivity (a scalar query: its l2 sensitivity is the absolute one).
+// sigma = l2_sensitivity / sqrt(2 rho) and r = gaussian_resolution(sigma). The value is rounded to
+// the nearest multiple of r, which can move the difference of two neighbouring values by up to r,
+// so the lattice sensitivity is Delta' = l2_sensitivity / r + 1 and the noise is k r with
+// k ~ N_Z(0, Delta'^2 / (2 rho)) (CKS20 §2, Theorem 4: N_Z(0, s) added to an integer query of
+// sensitivity Delta' is Delta'^2/(2 s)-zCDP). The double evaluation of Delta'^2/(2 rho) is inflated
+// by 2^-40 relative before the sampler rounds it up to its grid, so rounding never lowers the
+// noise. The caller charges PrivacyLedger::charge_zcdp(scope, "gaussian", rho, l2_sensitivity).
+// rho > 0 finite, l2_sensitivity > 0 finite, value finite; rho must not be so small that
+// Delta'^2/(2 rho) exceeds 2^52 (i.e. rho >~ 2^-49).
+double gaussian_mechanism(Rng& rng, double value, double l2_sensitivity, double rho);
+
 // ---- Exponential mechanism over a finite set ---------------------------------------------------
 // P(i) ∝ base_i * exp(epsilon * score_i / (2 * sensitivity)) (McSherry & Talwar 2007, Thm 6;
 // privacy.md §7.3). For a utility that is monotone in the data (counts under add/remove) the

@@ -35,8 +35,15 @@ TEST_SUITE("bench") {
     MESSAGE("EM k=100:          " << ns_per_call(n / 4, [&] { g_sink = g_sink + static_cast<double>(dpf::exponential_mechanism(r, s100, 1.0, 1.0)); }) << " ns");
     MESSAGE("PF k=100:          " << ns_per_call(n / 4, [&] { g_sink = g_sink + static_cast<double>(dpf::permute_and_flip(r, s100, 1.0, 1.0)); }) << " ns");
     MESSAGE("interval EM m=7:   " << ns_per_call(n, [&] { g_sink = g_sink + dpf::interval_exponential_mechanism(r, breaks, scores, 1.0, 1.0).value; }) << " ns");
+    MESSAGE("bernoulli_exp 1/2: " << ns_per_call(n, [&] { g_sink = g_sink + static_cast<double>(dpf::sample_bernoulli_exp(r, 1, 2)); }) << " ns");
+    MESSAGE("disc. laplace t=10:" << ns_per_call(n, [&] { g_sink = g_sink + static_cast<double>(dpf::sample_discrete_laplace(r, 10)); }) << " ns");
+    for (double s2 : {0.5, 10.3, 1e4, 0x1p48})
+      MESSAGE("disc. gauss s2=" << s2 << ": " << ns_per_call(n / 4, [&] { g_sink = g_sink + static_cast<double>(dpf::sample_discrete_gaussian(r, s2)); }) << " ns");
+    MESSAGE("gaussian_mechanism:" << ns_per_call(n / 4, [&] { g_sink = g_sink + dpf::gaussian_mechanism(r, 0.3, 1.0, 0.5); }) << " ns");
     dpf::PrivacyLedger L;
     const auto sc = L.open_scope(dpf::PrivacyLedger::kRoot, dpf::Composition::kSequential);
     MESSAGE("ledger charge:     " << ns_per_call(n, [&] { L.charge(sc, "laplace", 0.1, 1.0); }) << " ns");
+    MESSAGE("ledger charge_zcdp:" << ns_per_call(n, [&] { L.charge_zcdp(sc, "gaussian", 0.01, 1.0); }) << " ns");
+    MESSAGE("epsilon_for (" << L.n_scopes() << " scopes): " << ns_per_call(10, [&] { g_sink = g_sink + L.epsilon_for(1e-6); }) << " ns");
   }
 }
