@@ -130,7 +130,12 @@ std::string show(const Measured& m) {
 }  // namespace
 
 PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& opt) {
-  const YAML::Node root = load_yaml_file_strict(path);  // size limit, UTF-8, duplicate keys
+  return check_published_text(read_text_limited(path, kMaxConfigBytes, "YAML file"), path, opt);  // size limit
+}
+
+PublishedCheckReport check_published_text(const std::string& yaml_text, const std::string& path,
+                                          const PublishedCheckOptions& opt) {
+  const YAML::Node root = load_yaml_strict(yaml_text, path);  // UTF-8, duplicate keys
   if (!root.IsMap() || !root["paper"] || (!root["numbers"] && !root["claims"]))
     fail(path, ": expected keys 'paper' and 'numbers' (a list) and/or 'claims' (a list)");
   for (const auto& kv : root)

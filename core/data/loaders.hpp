@@ -3,10 +3,14 @@
 // A RawTable keeps cells as strings; turning them into a typed Dataset is the registry's job
 // (datasets/registry.hpp), which knows the column kinds and missing-value markers.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace dpf {
+
+// 16.8 M cells: adult-libsvm is 32,561 x 124 = 4.0 M.
+inline constexpr std::size_t kMaxLibsvmCells = std::size_t{1} << 24;
 
 struct TableFormat {
   std::string type = "csv";  // csv | arff | libsvm | whitespace
@@ -28,9 +32,14 @@ struct RawTable {
 
 // CSV: unquoted cells are trimmed of blanks and CR; quoted cells are kept verbatim (RFC 4180, with
 // embedded delimiters, doubled quotes and line breaks). Blank lines are skipped everywhere.
-// LIBSVM: columns "label", "1".."d"; absent entries are "0".
+// LIBSVM: columns "label", "1".."d"; absent entries are "0". The dense table may hold at most
+// kMaxLibsvmCells cells (rows x (d + 1)): a sparse file can ask for far more than its size (one line
+// "1 999999999:1" is a billion cells), so a larger index or table is refused naming the line.
 // Whole file as bytes, gunzipped if it starts with the gzip magic. Throws dpf::Error naming the path.
 std::string read_file_bytes(const std::string& path);
+// The same decoding on bytes already in memory (the fuzz target of tests/fuzz): gunzipped when they
+// start with the gzip magic, else returned as they are. `path` is for messages.
+std::string gunzip_if_gzip(std::string bytes, const std::string& path);
 // Parses text already in memory (tests) or a file.
 RawTable parse_table(const std::string& text, const TableFormat& format, const std::string& source);
 RawTable read_table(const std::string& path, const TableFormat& format);
