@@ -328,11 +328,15 @@ RawTable parse_libsvm(const std::string& text, const TableFormat& fmt, const std
   });
   std::size_t d = fmt.libsvm_features > 0 ? static_cast<std::size_t>(fmt.libsvm_features) : max_idx;
   if (max_idx > d) fail(source, ": feature index ", max_idx, " exceeds the declared ", d, " features");
-  if (!lines.empty() && d + 1 > kMaxLibsvmCells / lines.size())
-    fail(source, ": ", lines.size(), " rows x ", d + 1, " columns (label and features 1..", d,
-         ") exceed the limit of ", kMaxLibsvmCells, " cells of a LIBSVM table",
-         fmt.libsvm_features > 0 ? std::string(" (d is the declared libsvm_features)")
-                                 : " (d is the largest index, on line " + std::to_string(numbers[max_idx_line]) + ")");
+  const std::size_t max_cells = std::min(kMaxLibsvmCells, kLibsvmCellsPerByte * text.size() + kLibsvmCellsFloor);
+  const std::size_t n_rows = std::max<std::size_t>(lines.size(), 1);  // the header row counts too
+  if (d + 1 > max_cells / n_rows)
+    fail(source, ": ", n_rows, " rows x ", d + 1, " columns (label and features 1..", d, ") exceed the limit of ",
+         max_cells, " cells of a LIBSVM table (", kLibsvmCellsPerByte, " per byte of the file + ", kLibsvmCellsFloor,
+         ", at most ", kMaxLibsvmCells, ")",
+         fmt.libsvm_features > 0 || numbers.empty()
+             ? std::string(" (d is the declared libsvm_features)")
+             : " (d is the largest index, on line " + std::to_string(numbers[max_idx_line]) + ")");
   t.columns.push_back("label");
   for (std::size_t j = 1; j <= d; ++j) t.columns.push_back(std::to_string(j));
   t.rows.reserve(lines.size());

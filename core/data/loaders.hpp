@@ -9,8 +9,12 @@
 
 namespace dpf {
 
-// 16.8 M cells: adult-libsvm is 32,561 x 124 = 4.0 M.
+// 16.8 M cells: adult-libsvm is 32,561 x 124 = 4.0 M (about 2 cells per byte of its file).
 inline constexpr std::size_t kMaxLibsvmCells = std::size_t{1} << 24;
+// ... and at most this many cells per byte of the file, plus kLibsvmCellsFloor (a 15-byte line
+// "+1 5171752:1" would otherwise be a 5 M cell table).
+inline constexpr std::size_t kLibsvmCellsPerByte = 64;
+inline constexpr std::size_t kLibsvmCellsFloor = std::size_t{1} << 16;
 
 struct TableFormat {
   std::string type = "csv";  // csv | arff | libsvm | whitespace
@@ -32,9 +36,10 @@ struct RawTable {
 
 // CSV: unquoted cells are trimmed of blanks and CR; quoted cells are kept verbatim (RFC 4180, with
 // embedded delimiters, doubled quotes and line breaks). Blank lines are skipped everywhere.
-// LIBSVM: columns "label", "1".."d"; absent entries are "0". The dense table may hold at most
-// kMaxLibsvmCells cells (rows x (d + 1)): a sparse file can ask for far more than its size (one line
-// "1 999999999:1" is a billion cells), so a larger index or table is refused naming the line.
+// LIBSVM: columns "label", "1".."d"; absent entries are "0". The dense table (rows x (d + 1) cells)
+// is limited by kMaxLibsvmCells and kLibsvmCellsPerByte: a sparse file can ask for far more than its
+// size (one line "1 999999999:1" is a billion cells), so a larger index or table is refused, naming
+// the line of the largest index.
 // Whole file as bytes, gunzipped if it starts with the gzip magic. Throws dpf::Error naming the path.
 std::string read_file_bytes(const std::string& path);
 // The same decoding on bytes already in memory (the fuzz target of tests/fuzz): gunzipped when they
