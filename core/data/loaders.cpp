@@ -364,7 +364,8 @@ std::string read_file_bytes(const std::string& path) {
     in.read(bytes.data(), size);
   }
   if (!in && !in.eof()) fail("error reading ", path);
-  return gunzip_if_gzip(std::move(bytes), path);
+  if (is_gzip(bytes)) return gunzip(bytes, path);
+  return bytes;
 }
 
 std::string gunzip_if_gzip(std::string bytes, const std::string& path) {
