@@ -10,6 +10,7 @@
 #   make bench                             timings vs scikit-learn and ranger, scale rows 1e5-1e7 (results/bench/bench.csv)
 #   make datasets                          fetch and verify every dataset
 #   make list                              papers' experiments, algorithms, datasets
+#   make fuzz [SECONDS=60]                 libFuzzer targets (clang, build-fuzz), SECONDS each
 PAPER   ?= dipreme
 THREADS ?= $(shell nproc 2>/dev/null || echo 2)
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -18,8 +19,10 @@ RESULTS ?= results
 PY      := /usr/bin/python3
 DPF     := $(BUILD)/dpforest
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
+FUZZ_BUILD ?= build-fuzz
+SECONDS ?= 60
 
-.PHONY: all build tool deps test test-sanitize reproduce check-published audit bench datasets list clean
+.PHONY: all build tool deps test test-sanitize reproduce check-published audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
@@ -82,6 +85,15 @@ datasets: tool
 
 list: tool
 	$(DPF) list
+
+# Fuzzing (tests/fuzz): the config, table (CSV/ARFF/LIBSVM/whitespace, gzip) and published.yaml
+# readers under ASan + UBSan, SECONDS per target, seeded from tests/corpus, configs/ and
+# tests/fuzz/seeds; exit 1 on a finding (artifacts in $(FUZZ_BUILD)/fuzz/artifacts/<target>/).
+fuzz:
+	@experiments/tools/deps.sh build fuzz
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPF_FUZZ=ON $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache,) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_config fuzz_table fuzz_published -- --no-print-directory -s
+	tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(SECONDS)
 
 clean:
 	rm -rf $(BUILD)

@@ -130,7 +130,16 @@ std::string show(const Measured& m) {
 }  // namespace
 
 PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& opt) {
-  const YAML::Node root = load_yaml_file_strict(path);  // size limit, UTF-8, duplicate keys
+  return check_published_text(read_text_limited(path, kMaxConfigBytes, "YAML file"), path, opt);  // size limit
+}
+
+namespace {
+
+using namespace published_detail;
+
+PublishedCheckReport check_published_yaml(const std::string& yaml_text, const std::string& path,
+                                          const PublishedCheckOptions& opt) {
+  const YAML::Node root = load_yaml_strict(yaml_text, path);  // UTF-8, duplicate keys
   if (!root.IsMap() || !root["paper"] || (!root["numbers"] && !root["claims"]))
     fail(path, ": expected keys 'paper' and 'numbers' (a list) and/or 'claims' (a list)");
   for (const auto& kv : root)
@@ -154,6 +163,7 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
   for (std::size_t i = 0; i < nums.size(); ++i) {
     const YAML::Node n = nums[i];
     std::string where = "numbers[" + std::to_string(i) + "]";
+    if (!n.IsMap()) fail(path, ": ", where, ": expected a mapping (id, experiment, metric, value, tolerance, ...)");
     for (const auto& kv : n)
       if (!allowed.count(kv.first.as<std::string>()))
         fail(path, ": ", where, ".", kv.first.as<std::string>(), ": unknown key");
@@ -222,6 +232,19 @@ PublishedCheckReport check_published(const std::string& path, const PublishedChe
   }
   if (!opt.markdown_out.empty()) write_text_atomic(opt.markdown_out, out);
   return rep;
+}
+
+}  // namespace
+
+PublishedCheckReport check_published_text(const std::string& yaml_text, const std::string& path,
+                                          const PublishedCheckOptions& opt) {
+  try {
+    return check_published_yaml(yaml_text, path, opt);
+  } catch (const YAML::Exception& e) {
+    // A value of the wrong shape (a list or mapping where a single value belongs) that no check above
+    // names: yaml-cpp gives the line and column, this adds the file (found by tests/fuzz).
+    fail(path, ": ", e.what());
+  }
 }
 
 }  // namespace dpf

@@ -22,5 +22,9 @@ struct PublishedCheckReport {
 
 // `path`: a published.yaml. Throws dpf::Error naming the file and key on a malformed entry.
 PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& options);
+// The same on the file's text already in memory (tests, the fuzz target of tests/fuzz); `path` names
+// the file in messages. check_published reads the file (at most kMaxConfigBytes) and calls this.
+PublishedCheckReport check_published_text(const std::string& yaml_text, const std::string& path,
+                                          const PublishedCheckOptions& options);
 
 }  // namespace dpf

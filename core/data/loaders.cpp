@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/util/error.hpp"
+#include "core/util/input_check.hpp"
 
 namespace dpf {
 
@@ -290,7 +291,7 @@ RawTable parse_libsvm(const std::string& text, const TableFormat& fmt, const std
   };
   std::vector<std::pair<std::string_view, std::vector<Entry>>> lines;
   std::vector<std::size_t> numbers;
-  std::size_t max_idx = 0;
+  std::size_t max_idx = 0, max_idx_line = 0;  // the largest index and the row giving it
   for_each_line(text, fmt.skip_lines, [&](std::string_view line, std::size_t no) {
     line = trim(line);
     if (line.empty() || (fmt.comment != '\0' && line[0] == fmt.comment)) return;
@@ -304,14 +305,21 @@ RawTable parse_libsvm(const std::string& text, const TableFormat& fmt, const std
       std::string_view tok = line.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
       std::size_t colon = tok.find(':');
       if (colon == std::string_view::npos || colon == 0)
-        fail(source, " line ", no, ": '", tok, "' is not of the form index:value");
+        fail(source, " line ", no, ": '", clip(std::string(tok)), "' is not of the form index:value");
       std::size_t idx = 0;
       for (char c : tok.substr(0, colon)) {
-        if (c < '0' || c > '9') fail(source, " line ", no, ": '", tok, "' has a non-numeric index");
+        if (c < '0' || c > '9') fail(source, " line ", no, ": '", clip(std::string(tok)), "' has a non-numeric index");
         idx = idx * 10 + static_cast<std::size_t>(c - '0');
+        // Checked per digit, so a long index cannot wrap around.
+        if (idx >= kMaxLibsvmCells)
+          fail(source, " line ", no, ": feature index '", clip(std::string(tok.substr(0, colon))),
+               "' is too large (the dense table is limited to ", kMaxLibsvmCells, " cells)");
       }
       if (idx == 0) fail(source, " line ", no, ": feature index 0 (LIBSVM indices start at 1)");
-      max_idx = std::max(max_idx, idx);
+      if (idx > max_idx) {
+        max_idx = idx;
+        max_idx_line = lines.size();
+      }
       entries.push_back({idx, tok.substr(colon + 1)});
       i = e;
     }
@@ -320,6 +328,15 @@ RawTable parse_libsvm(const std::string& text, const TableFormat& fmt, const std
   });
   std::size_t d = fmt.libsvm_features > 0 ? static_cast<std::size_t>(fmt.libsvm_features) : max_idx;
   if (max_idx > d) fail(source, ": feature index ", max_idx, " exceeds the declared ", d, " features");
+  const std::size_t max_cells = std::min(kMaxLibsvmCells, kLibsvmCellsPerByte * text.size() + kLibsvmCellsFloor);
+  const std::size_t n_rows = std::max<std::size_t>(lines.size(), 1);  // the header row counts too
+  if (d + 1 > max_cells / n_rows)
+    fail(source, ": ", n_rows, " rows x ", d + 1, " columns (label and features 1..", d, ") exceed the limit of ",
+         max_cells, " cells of a LIBSVM table (", kLibsvmCellsPerByte, " per byte of the file + ", kLibsvmCellsFloor,
+         ", at most ", kMaxLibsvmCells, ")",
+         fmt.libsvm_features > 0 || numbers.empty()
+             ? std::string(" (d is the declared libsvm_features)")
+             : " (d is the largest index, on line " + std::to_string(numbers[max_idx_line]) + ")");
   t.columns.push_back("label");
   for (std::size_t j = 1; j <= d; ++j) t.columns.push_back(std::to_string(j));
   t.rows.reserve(lines.size());
@@ -347,6 +364,11 @@ std::string read_file_bytes(const std::string& path) {
     in.read(bytes.data(), size);
   }
   if (!in && !in.eof()) fail("error reading ", path);
+  if (is_gzip(bytes)) return gunzip(bytes, path);
+  return bytes;
+}
+
+std::string gunzip_if_gzip(std::string bytes, const std::string& path) {
   if (is_gzip(bytes)) return gunzip(bytes, path);
   return bytes;
 }

@@ -40,8 +40,13 @@ void check_unique_keys(const YAML::Node& n, const std::string& path, const std::
   } else if (n.IsMap()) {
     std::map<std::string, int> seen;  // key -> 1-based line
     for (const auto& kv : n) {
-      const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "<complex key>";
       const int line = kv.first.Mark().line + 1;
+      // Every reader reads keys as strings; a list, mapping or empty key would end in yaml-cpp's
+      // "bad conversion" without the file's name (found by tests/fuzz).
+      if (!kv.first.IsScalar())
+        fail(path, ":", line, ": ", where.empty() ? "" : clip(where) + ": ",
+             "a key must be a single value (a list, a mapping or an empty key is not allowed)");
+      const std::string k = kv.first.Scalar();
       const std::string at = where.empty() ? k : where + "." + k;
       auto [it, fresh] = seen.emplace(k, line);
       if (!fresh)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dpforest needs when they are missing (as root), or prints the exact
-# command to run. Usage: deps.sh [build|plots|bench]... (default: build plots)
+# command to run. Usage: deps.sh [build|plots|bench|fuzz]... (default: build plots)
 set -euo pipefail
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build plots)
@@ -11,7 +11,8 @@ for g in "${groups[@]}"; do
                   libyaml-cpp-dev doctest-dev librandom123-dev liblbfgspp-dev) ;;
     plots) pkgs+=(python3 python3-matplotlib) ;;
     bench) pkgs+=(python3 python3-sklearn python3-numpy r-cran-ranger) ;;
-    *) echo "deps.sh: unknown group '$g' (build, plots, bench)" >&2; exit 2 ;;
+    fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev gzip) ;;  # libFuzzer + sanitizer runtimes, OpenMP for clang
+    *) echo "deps.sh: unknown group '$g' (build, plots, bench, fuzz)" >&2; exit 2 ;;
   esac
 done
 missing=()
