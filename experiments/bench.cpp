@@ -59,10 +59,17 @@ std::size_t rss_now_bytes() {
   f >> pages_total >> pages_resident;
   return pages_resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
 }
+// VmHWM of /proc/self/status, not getrusage's ru_maxrss: Linux keeps ru_maxrss across execve, so a
+// process started by a large parent (the bench driver holding the peers' data) would report the
+// parent's high-water mark; VmHWM belongs to this process's own address space.
 std::size_t rss_peak_bytes() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmHWM:", 0) == 0) return static_cast<std::size_t>(std::stoull(line.substr(6))) * 1024;  // kB
   rusage u{};
   ::getrusage(RUSAGE_SELF, &u);
-  return static_cast<std::size_t>(u.ru_maxrss) * 1024;  // Linux reports kilobytes
+  return static_cast<std::size_t>(u.ru_maxrss) * 1024;
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 //     algorithm, dataset, n_rows, n_features, resolved params, repeats, fit_seconds {min, median,
 //     mean}, fits_per_second (1 / median), predict_seconds (median), train_accuracy, and memory:
 //     dataset_bytes (n x (d + 1) doubles), rss_after_load_bytes and peak_rss_bytes (the process's
-//     high-water mark, getrusage). With --test-fraction F the fits use the first n - round(F n) rows
+//     high-water mark, VmHWM). With --test-fraction F the fits use the first n - round(F n) rows
 //     and test_accuracy is measured on the last round(F n) rows (a synthetic spec's rows are i.i.d.,
 //     so this is a random holdout; peers get the same two parts of the exported CSV).
 //   dpforest export-dataset SPEC OUT.csv

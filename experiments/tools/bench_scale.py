@@ -4,7 +4,7 @@ For each algorithm, `dpforest bench-fit` fits once (no warm-up at this size) on
 synthetic:classification:n=N,d=28 for N in SIZES, in a fresh process each time, and reports:
   ours_fit_s               the fit's wall time (one thread)
   dataset_mb               N x 29 doubles, the dataset's own size
-  ours_peak_rss_mb         the process's peak resident memory (dataset + fit + model), getrusage
+  ours_peak_rss_mb         the process's peak resident memory (dataset + fit + model), VmHWM
   peak_rss_over_dataset    their ratio (the issue's target: at most 2)
   growth_exponent          least-squares slope of log(fit time) on log(N) over the sizes (1: linear)
 RF is one depth-limited tree (max_depth 12, min_samples_leaf 5): fully grown trees on 10^7 rows
