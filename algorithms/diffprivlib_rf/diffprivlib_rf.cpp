@@ -166,6 +166,11 @@ class DiffprivlibRfLearner : public Learner {
       counts[leaf * kk + static_cast<std::size_t>(data.label(r))] += 1.0;
       ++tree.mutable_nodes()[leaf].count;  // diagnostics only
     }
+    auto& nodes = tree.mutable_nodes();  // children follow their parent: sum the counts upwards
+    for (std::size_t i = nodes.size(); i-- > 0;)
+      if (nodes[i].kind != SplitKind::kLeaf)
+        nodes[i].count = nodes[static_cast<std::size_t>(nodes[i].first_child)].count +
+                         nodes[static_cast<std::size_t>(nodes[i].first_child) + 1].count;
     // Leaves hold disjoint rows: parallel composition inside the tree.
     const PrivacyLedger::ScopeId leaves = ledger.open_scope(PrivacyLedger::kRoot, Composition::kParallel, "leaves");
     std::vector<double> value(kk);
