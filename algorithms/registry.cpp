@@ -96,7 +96,7 @@ std::vector<AlgorithmInfo> build_table() {
   add(matrix_rf_algorithms());  // mrf-train, mrf-predict, mrf-subsample, mrf-*-lm, mrf-trees
   add(multinomial_rf_algorithms());  // multinomial-rf, multinomial-rf-dp, brf, denil14
   add(diffprivlib_rf_algorithms());  // diffprivlib-rf (IBM diffprivlib v0.6, issue 16)
-  add(privatree_algorithms());       // privatree (PrivaTree HEAD "fixed" variant, issue 16)
+  add(privatree_algorithms());       // privatree (HEAD "fixed" variant), privatree-v2 (arXiv v2 code), issue 16
   return t;
 }
 

@@ -7,6 +7,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/occupancy.hpp"
+#include "algorithms/privatree/bins.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
@@ -66,43 +67,6 @@ double privatree_worst_expected_error(int n_classes) {
 
 namespace {
 
-struct Binned {
-  std::vector<int> n_bins;                  // per feature
-  std::vector<std::vector<double>> edges;   // numerical: the B upper edges; categorical: empty
-  std::vector<std::vector<uint8_t>> bins;   // per feature, per dataset row (only the fitted rows are set)
-};
-
-Binned bin_rows(const Dataset& data, std::span<const uint32_t> rows, int max_bins) {
-  const Schema& s = data.schema();
-  Binned b;
-  for (std::size_t f = 0; f < s.n_features(); ++f) {
-    const Feature& feat = s.features[f];
-    std::vector<uint8_t> col(data.n_rows(), 0);
-    std::span<const double> x = data.column(f);
-    if (feat.kind == FeatureKind::kNumeric) {
-      // numpy linspace(lo, hi, B + 1)[1:]: lo + k (hi − lo) / B, the last edge exactly hi (privatree.md §2).
-      std::vector<double> e(static_cast<std::size_t>(max_bins));
-      const double step = (feat.hi - feat.lo) / max_bins;
-      for (int i = 0; i < max_bins; ++i) e[static_cast<std::size_t>(i)] = (i + 1 == max_bins) ? feat.hi : (i + 1) * step + feat.lo;
-      for (uint32_t r : rows) {
-        const double v = std::clamp(x[r], feat.lo, feat.hi);
-        // digitize(right = True): the number of edges strictly below v.
-        col[r] = static_cast<uint8_t>(std::lower_bound(e.begin(), e.end(), v) - e.begin());
-      }
-      b.n_bins.push_back(max_bins);
-      b.edges.push_back(std::move(e));
-    } else {
-      require(feat.n_categories() >= 1 && feat.n_categories() <= 255, "privatree: categorical feature '", feat.name,
-              "' needs 1 to 255 categories, has ", feat.n_categories());
-      for (uint32_t r : rows) col[r] = static_cast<uint8_t>(x[r]);
-      b.n_bins.push_back(static_cast<int>(feat.n_categories()));
-      b.edges.emplace_back();
-    }
-    b.bins.push_back(std::move(col));
-  }
-  return b;
-}
-
 class PrivaTreeLearner : public Learner {
  public:
   PrivaTreeLearner(double epsilon, int max_depth, int max_bins, double success_prob, double leaf_share, bool strict)
@@ -122,7 +86,7 @@ class PrivaTreeLearner : public Learner {
     const double required = n.n() > 0 ? privatree_worst_expected_error(k) * std::ldexp(1.0, max_depth_) /
                                             (n.n() * (1.0 - success_prob_))
                                       : std::numeric_limits<double>::infinity();
-    State st{data, bin_rows(data, rows, max_bins_), k, 0.0, 0.0, ctx.ledger, Tree(k), {}};
+    State st{data, privatree_bins(data, rows, max_bins_, PrivaTreeEdges::kUniform), k, 0.0, 0.0, ctx.ledger, Tree(k), {}};
     st.eps_leaf = std::min(leaf_share_ * eps, required);            // §3 step 3
     st.eps_node = (eps - st.eps_leaf) / max_depth_;                 // §3 step 4 (HEAD): per level
     st.rows.assign(rows.begin(), rows.end());
@@ -142,7 +106,7 @@ class PrivaTreeLearner : public Learner {
  private:
   struct State {
     const Dataset& data;
-    Binned binned;
+    PrivaTreeBins binned;
     int k;
     double eps_leaf, eps_node;
     PrivacyLedger& ledger;
@@ -237,8 +201,7 @@ class PrivaTreeLearner : public Learner {
       const Feature& feat = st.data.schema().features[fu];
       if (feat.kind == FeatureKind::kNumeric) {
         const double e = st.binned.edges[fu][static_cast<std::size_t>(b)];
-        nd.threshold = e >= feat.hi ? std::numeric_limits<double>::max()
-                                    : std::nextafter(e, std::numeric_limits<double>::infinity());
+        nd.threshold = privatree_threshold(e, feat.hi);
       } else {
         nd.threshold = b + 0.5;
       }
@@ -297,7 +260,7 @@ std::vector<AlgorithmInfo> privatree_algorithms() {
     return std::make_unique<PrivaTreeLearner>(p.get_double("epsilon"), p.get_int("max_depth"), p.get_int("max_bins"),
                                               ps, p.get_double("max_leaf_epsilon_share"), p.get_bool("strict"));
   };
-  return {a};
+  return {a, privatree_v2_algorithm()};
 }
 
 }  // namespace dpf

@@ -32,7 +32,9 @@
 
 namespace dpf {
 
-std::vector<AlgorithmInfo> privatree_algorithms();  // privatree
+std::vector<AlgorithmInfo> privatree_algorithms();  // privatree, privatree-v2
+// privatree-v2: the arXiv-v2 code (variant (A), privatree.md §5), published, not epsilon-DP (privatree_v2.cpp).
+AlgorithmInfo privatree_v2_algorithm();
 
 // E_K of privatree.md §3 step 1 (worst-case expected error of permute-and-flip over K candidates),
 // maximised to ~1e-12 relative (the authors use scipy's bounded Brent, xatol 1e-5). E_2 = 1/e.

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "algo_fixtures.hpp"
+#include "algorithms/privatree/bins.hpp"
 #include "algorithms/privatree/privatree.hpp"
 #include "core/privacy/mechanisms.hpp"
 
@@ -183,6 +184,59 @@ TEST_SUITE("unit") {
       const double acc = ok / static_cast<double>(test.size());
       MESSAGE("privatree strict=", std::string(strict), " accuracy ", acc, " vs majority ", majority);
       CHECK(acc > majority + 0.2);
+    }
+  }
+}
+
+TEST_SUITE("unit") {
+  TEST_CASE("privatree bins: uniform edges are numpy linspace, quantile edges numpy's linear-interpolation quantiles") {
+    std::vector<std::pair<double, int>> r;
+    for (int i = 0; i < 10; ++i) r.push_back({i / 10.0, i % 2});
+    const Dataset d = one_feature(r);
+    const std::vector<uint32_t> rows = all_rows(10);
+    const PrivaTreeBins u = privatree_bins(d, rows, 4, PrivaTreeEdges::kUniform);
+    CHECK(u.edges[0] == std::vector<double>{0.25, 0.5, 0.75, 1.0});
+    // x = 0.5 sits on an edge: digitize(right = True) puts it in bin 1 (0.25 < x <= 0.5).
+    CHECK(u.bins[0][5] == 1);
+    CHECK(u.bins[0][0] == 0);
+    // np.quantile(0, .1, ..., .9; q = .25, .5, .75) = .225, .45, .675, then the public hi.
+    const PrivaTreeBins q = privatree_bins(d, rows, 4, PrivaTreeEdges::kExactQuantiles);
+    REQUIRE(q.edges[0].size() == 4);
+    CHECK(q.edges[0][0] == doctest::Approx(0.225));
+    CHECK(q.edges[0][1] == doctest::Approx(0.45));
+    CHECK(q.edges[0][2] == doctest::Approx(0.675));
+    CHECK(q.edges[0][3] == 1.0);
+    CHECK(privatree_threshold(1.0, 1.0) == std::numeric_limits<double>::max());
+    CHECK(privatree_threshold(0.5, 1.0) > 0.5);
+  }
+
+  TEST_CASE("privatree-v2: published only, data-dependent stopping, within the claimed epsilon, beats majority") {
+    const AlgorithmInfo& a = find_algorithm("privatree-v2");
+    const Params p = resolve_params(a.name, a.params, {}, "t");
+    CHECK(a.privacy_status(p, TaskKind::kClassification).rfind("published, not epsilon-DP: bin edges are exact", 0) == 0);
+    CHECK(std::isinf(a.privacy_bound(p, TaskKind::kClassification).epsilon));
+    CHECK_THROWS_AS(fit_registry("privatree-v2", {{"strict", "true"}}, synthetic(50, TaskKind::kClassification)), Error);
+    // A pure training set stops at the root (the leak HEAD removed).
+    const Dataset pure = one_feature({{0.1, 1}, {0.5, 1}, {0.9, 1}});
+    Fitted f = fit_registry("privatree-v2", {{"max_depth", "3"}}, pure);
+    CHECK(f.forest()->trees()[0].nodes().size() == 1);
+    CHECK(f.ledger.spent() < 1.0);
+    const Dataset d = synthetic(4000, TaskKind::kClassification, 12);
+    std::vector<uint32_t> train, test;
+    for (uint32_t i = 0; i < 4000; ++i) (i % 4 == 0 ? test : train).push_back(i);
+    for (const char* bins : {"quantiles", "uniform"}) {
+      Fitted g = fit_registry("privatree-v2", {{"epsilon", "10"}, {"max_depth", "4"}, {"bins", bins}}, d, train, 3);
+      CHECK(g.ledger.spent() <= 10 * (1 + 1e-9));
+      CHECK(!g.ledger.certified());
+      const Predictions pr = g.model->predict(d, test);
+      double ok = 0, ones = 0;
+      for (std::size_t i = 0; i < test.size(); ++i) {
+        ok += pr.label[i] == d.label(test[i]);
+        ones += d.label(test[i]);
+      }
+      const double n = static_cast<double>(test.size());
+      MESSAGE("privatree-v2 bins=", std::string(bins), " accuracy ", ok / n);
+      CHECK(ok / n > std::max(ones, n - ones) / n + 0.2);
     }
   }
 }
