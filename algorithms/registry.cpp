@@ -9,6 +9,8 @@
 #include "algorithms/dp_ert/dp_ert.hpp"
 #include "algorithms/dp_rf/dp_rf.hpp"
 #include "algorithms/dp_df/dp_df.hpp"
+#include "algorithms/diffprivlib_rf/diffprivlib_rf.hpp"
+#include "algorithms/privatree/privatree.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 #include "algorithms/rgv/rgv.hpp"
 #include "algorithms/matrix_rf/matrix_rf.hpp"
@@ -93,6 +95,8 @@ std::vector<AlgorithmInfo> build_table() {
   add(rgv_algorithms());        // rgv (reconstructed from Fletcher & Islam §5.2)
   add(matrix_rf_algorithms());  // mrf-train, mrf-predict, mrf-subsample, mrf-*-lm, mrf-trees
   add(multinomial_rf_algorithms());  // multinomial-rf, multinomial-rf-dp, brf, denil14
+  add(diffprivlib_rf_algorithms());  // diffprivlib-rf (IBM diffprivlib v0.6, issue 16)
+  add(privatree_algorithms());       // privatree (HEAD "fixed" variant), privatree-v2 (arXiv v2 code), issue 16
   return t;
 }
 

@@ -98,6 +98,20 @@ const std::map<std::string, Builtin>& builtins() {
           const Rows five(5, std::vector<double>{0.5, 0.0});
           return make(n, d, {{0, 1}}, five, Rows(6, std::vector<double>{0.5, 0.0}));
         }}},
+      {"block-shift",
+       {"6 rows 0 0 1 1 0 0 by position vs the same without the first: diffprivlib's blocks floor(i / (n / 3)) "
+        "change from {0,0} {1,1} {0,0} to {0,1} {1,0} {0}, so one removed row changes every tree's counts "
+        "(diffprivlib-rf.md §3; about 4 eps for per-tree leaf labels with 3 trees)",
+        [](const std::string& n, const std::string& d) {
+          const Rows d0{{0.5, 0}, {0.5, 0}, {0.5, 1}, {0.5, 1}, {0.5, 0}, {0.5, 0}};
+          return make(n, d, {{0, 1}}, d0, Rows(d0.begin() + 1, d0.end()));
+        }}},
+      {"gini-noisy-n",
+       {"D = (.05, 0), (.95, 1); D' adds (.95, 0): with 10 bins the weighted Gini of 9 of 10 splits moves by "
+        "1/(n+1) = 1/3, above PrivaTree's noisy-size sensitivity 2m/(m+1)^2 once the noisy size m >= 4 (privatree.md §4)",
+        [](const std::string& n, const std::string& d) {
+          return make(n, d, {{0, 1}}, {{0.05, 0}, {0.95, 1}}, {{0.05, 0}, {0.95, 1}, {0.95, 0}});
+        }}},
       {"median-move",
        {"D = {.1, .4, .6, .9}, D' adds .95: the median moves (privacy.md §7.5 E1-style pair)",
         [](const std::string& n, const std::string& d) {
