@@ -161,7 +161,7 @@ Budget plan_budget(double epsilon, double delta, double splitting_fraction, int 
   b.gshm = calibrate_gshm(b.epsilon_split, b.delta_split, b.k, argmin_quirk);
   // §3.1's conversion; never above the harness's own conversion (ledger.hpp rho_for_target, CKS20),
   // so that the ledger certifies (eps_l, delta_l) for the leaves. In every setting we tried the §3.1
-  // value is the smaller one (e.g. 0.02874 vs 0.0318 at (1.2, 3e-7)), so the minimum is the spec's rho.
+  // value is the smaller one (e.g. 0.02874 vs 0.0310 at (1.2, 3e-7)), so the minimum is the spec's rho.
   b.rho_total = std::min(leaf_rho_total(b.epsilon_leaf, b.delta_leaf), rho_for_target(b.epsilon_leaf, b.delta_leaf));
   b.rho_tree = b.rho_total / n_trees;  // zCDP composition over trees that all see every row (§3 item 2)
   b.sigma_leaf = 1.0 / std::sqrt(2.0 * b.rho_tree);
