@@ -233,7 +233,7 @@ std::vector<AlgorithmInfo> lumberjack_algorithms() {
        "dp_alternative_sparse.py lines 950-962: nodes with n <= 2 are suppressed deterministically and a node is "
        "heavy iff n + N(0, sigma^2) >= tau; the GSHM calibration (p = Phi(tau/sigma)) does not cover a 2 -> 3 "
        "change, so the release is not certified (lumberjack.md §4.2-§4.3). Default: only n = 0 suppressed, "
-       "threshold 1 + tau"},
+       "integer threshold ceil(tau) + 2 (covers an appearing count of 1 under discrete noise)"},
       {"argmin_threshold",
        "threshold_calculator.py: invalid (sigma, tau) candidates are stored as tau = -1 and argmin picks them, "
        "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
@@ -260,7 +260,7 @@ std::vector<AlgorithmInfo> lumberjack_algorithms() {
   };
   a.privacy_status = [](const Params&, TaskKind) -> std::string {
     // strict changes nothing: the default is already the repaired form (public classes and bounds,
-    // n = 0 suppression with threshold 1 + tau, smallest valid tau). Quirks are downgraded by the registry.
+    // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
     return kApproxDpLabel;
   };
   a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {

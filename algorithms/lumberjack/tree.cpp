@@ -90,15 +90,19 @@ class Builder {
   // N(0, sigma_split^2): integer counts plus integer noise, no floating-point leak. The (eps_s, delta_s)
   // of all these draws across the forest is the GSHM calibration of §3.2 (k counts per record, l2
   // sensitivity sqrt(k)); the learner charges it once for the forest (lumberjack.cpp).
+  // Default threshold: the integer ceil(tau) + 2. A count that appears (0 -> 1) then passes iff
+  // Z >= ceil(tau) + 1, and for integer m >= 1, P(N_Z(0, s2) >= m) <= P(N(0, s2) >= m - 1) (the
+  // discrete sum is below the integral from m - 1, and the discrete normaliser is >= sqrt(2 pi s2) by
+  // Poisson summation), so the appearance probability is <= 1 - Phi(tau / sigma) = 1 - p, the p of
+  // §3.2 step 5. The Gaussian-mechanism terms (cases 2-3) are the continuous analysis applied to the
+  // discrete Gaussian, whose privacy profile (CKS20 Thm 7) is not re-derived here. As coded: n + Z >= tau.
   bool query(const Frame& u) {
     const std::size_t n = u.end - u.begin;
     if (suppressed(n)) return false;
     ++tree_.heavy_queries;
     Rng r = Rng(u.key).derive("heavy-query");
     const double z = static_cast<double>(n) + static_cast<double>(sample_discrete_gaussian(r, sigma2_split_));
-    // Default: threshold 1 + tau, so a count that appears (0 -> 1) passes with probability
-    // 1 - Phi(tau / sigma) = 1 - p exactly as §3.2 step 5 assumes; as coded: tau.
-    return z >= (spec_.as_coded_suppression ? spec_.tau : spec_.tau + 1.0);
+    return z >= (spec_.as_coded_suppression ? spec_.tau : std::ceil(spec_.tau) + 2.0);
   }
 
   // Draws u's split (§4.1: one feature uniformly — no one-hot groups here —, threshold uniform in the

@@ -24,8 +24,8 @@ struct TreeSpec {
   double rho_tree = 0.0;        // leaf budget of this tree (§3 item 2)
   LeafAlgorithm leaf = LeafAlgorithm::kNoisyMajority;
   // false (default): only empty nodes are suppressed (never queried, never expanded) and a queried
-  // node is heavy iff n + Z >= 1 + tau, so an added record makes a suppressed node appear with
-  // probability 1 - Phi(tau / sigma), the p of the §3.2 calibration. true (reference quirk
+  // node is heavy iff n + Z >= ceil(tau) + 2 (Z discrete), so an added record makes a suppressed node
+  // appear with probability <= 1 - Phi(tau / sigma), the p of the §3.2 calibration. true (reference quirk
   // `as_coded_suppression`, dp_alternative_sparse.py lines 950-962): nodes with n <= 2 are suppressed
   // and the test is n + Z >= tau, outside what the calibration covers (a 2 -> 3 change appears with
   // probability 1 - Phi((tau - 3) / sigma)).

@@ -9,6 +9,7 @@
 #include "algorithms/lumberjack/calibration.hpp"
 #include "core/data/synthetic.hpp"
 #include "core/privacy/ledger.hpp"
+#include "core/privacy/mechanisms.hpp"
 
 using namespace dpf;
 namespace lj = dpf::lumberjack;
@@ -55,6 +56,19 @@ TEST_SUITE("unit") {
       CHECK(q.tau == b.gshm.tau);
       CHECK(lj::gshm_delta(b.epsilon_split, b.gshm.sigma, b.gshm.tau, b.k) <= b.delta_split * (1 + 1e-9));
       CHECK(lj::analytic_gaussian_delta(b.epsilon_split, b.gshm.mu) == doctest::Approx(b.delta_split).epsilon(1e-9));
+    }
+  }
+
+  TEST_CASE("lumberjack: with discrete noise, the integer threshold ceil(tau) + 2 keeps an appearing count below 1 - p") {
+    // A node with one row is heavy iff Z >= ceil(tau) + 1; §3.2 assumes probability 1 - Phi(tau / sigma).
+    for (const double sigma : {0.7, 4.411, 9.13, 38.92}) {
+      CAPTURE(sigma);
+      const double tau = sigma * lj::normal_upper_quantile(1e-8);
+      const double s2 = sigma * sigma;
+      double tail = 0.0;
+      for (int64_t j = static_cast<int64_t>(std::ceil(tau)) + 1; j < static_cast<int64_t>(tau + 60 * sigma + 10); ++j)
+        tail += discrete_gaussian_pmf(j, s2);
+      CHECK(tail <= lj::normal_cdf(-tau / sigma));
     }
   }
 
