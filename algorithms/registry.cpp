@@ -11,6 +11,7 @@
 #include "algorithms/dp_df/dp_df.hpp"
 #include "algorithms/diffprivlib_rf/diffprivlib_rf.hpp"
 #include "algorithms/privatree/privatree.hpp"
+#include "algorithms/lumberjack/lumberjack.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 #include "algorithms/rgv/rgv.hpp"
 #include "algorithms/matrix_rf/matrix_rf.hpp"
@@ -18,6 +19,8 @@
 #include "core/util/error.hpp"
 
 namespace dpf {
+
+bool is_dp_label(const std::string& status) { return status == kPureDpLabel || status == kApproxDpLabel; }
 
 bool AlgorithmInfo::supports(TaskKind t) const {
   for (TaskKind k : tasks)
@@ -69,17 +72,23 @@ std::vector<AlgorithmInfo> build_table() {
           if (q.privacy_neutral) neutral.push_back(q.name);
         a.privacy_status = [status, bound, neutral](const Params& p, TaskKind t) -> std::string {
           std::string s = status(p, t);
-          if (s == "epsilon-DP" && p.has("reference_quirks"))
+          // An (epsilon, delta) algorithm keeps its own wording in the rewrites below.
+          const std::string label = s;
+          if (is_dp_label(s) && p.has("reference_quirks"))
             for (const std::string& q : p.get_list("reference_quirks"))
               if (!q.empty() && std::find(neutral.begin(), neutral.end(), q) == neutral.end())
-                return "published, not epsilon-DP: reference_quirks " + q +
+                return "published, not " + label + ": reference_quirks " + q +
                        " reproduces the authors' code inside the mechanism, so the strict repair no longer holds";
           const double nominal = p.get_double("epsilon");
+          const double nominal_delta = p.has("delta") ? p.get_double("delta") : 0.0;
           const PrivacyBound b = bound(p, t);
-          if (s == "epsilon-DP" && !(b.epsilon <= nominal * (1 + 1e-9)))
-            s = "published, not epsilon-DP at the nominal epsilon: the configuration spends up to " +
+          if (is_dp_label(s) && !(b.epsilon <= nominal * (1 + 1e-9)))
+            s = "published, not " + label + " at the nominal epsilon: the configuration spends up to " +
                 canonical_number(b.epsilon) + " (epsilon_apriori), not the nominal " + canonical_number(nominal) +
-                "; it is epsilon-DP at epsilon_apriori";
+                "; it is " + label + " at epsilon_apriori";
+          else if (is_dp_label(s) && !(b.delta <= nominal_delta * (1 + 1e-9)))
+            s = "published, not " + label + " at the nominal delta: the configuration's delta_apriori is " +
+                canonical_number(b.delta);
           return s;
         };
       }
@@ -91,6 +100,7 @@ std::vector<AlgorithmInfo> build_table() {
   add(dp_ert_algorithms());     // dp-ert
   add(dp_rf_algorithms());      // dp-rf
   add(dp_df_algorithms());      // dp-df
+  add(lumberjack_algorithms()); // lumberjack ((epsilon, delta)-DP; lumberjack.md)
   add(smooth_rdf_algorithms()); // smooth-rdf, rdf-nonprivate, jpw
   add(rgv_algorithms());        // rgv (reconstructed from Fletcher & Islam §5.2)
   add(matrix_rf_algorithms());  // mrf-train, mrf-predict, mrf-subsample, mrf-*-lm, mrf-trees

@@ -33,6 +33,14 @@ struct PrivacyBound {
   double delta = 0.0;
 };
 
+// Privacy labels (README "Privacy labels"). kPureDpLabel: the whole release is epsilon-DP at the
+// nominal epsilon; kApproxDpLabel: (epsilon, delta)-DP at the nominal epsilon and `delta` (privacy_bound
+// gives a delta > 0), e.g. lumberjack. Every other private label starts "published, not ".
+inline constexpr const char* kPureDpLabel = "epsilon-DP";
+inline constexpr const char* kApproxDpLabel = "(epsilon, delta)-DP";
+// True for either label above: the configuration's guarantee holds as labelled.
+bool is_dp_label(const std::string& status);
+
 struct AlgorithmInfo {
   std::string name;
   std::string summary;
@@ -41,8 +49,8 @@ struct AlgorithmInfo {
   std::vector<ParamSpec> params;  // includes the common `strict` and `reference_quirks`
   std::vector<QuirkSpec> quirks;
   bool private_algorithm = true;  // takes `epsilon`
-  // Privacy status of the resolved configuration: "epsilon-DP", "non-private", or
-  // "published, not epsilon-DP: <reason>" (privacy.md §6).
+  // Privacy status of the resolved configuration: "epsilon-DP", "(epsilon, delta)-DP", "non-private",
+  // or "published, not epsilon-DP: <reason>" / "published, not (epsilon, delta)-DP: <reason>" (privacy.md §6).
   // A configuration whose a-priori epsilon exceeds its nominal `epsilon` is never labelled epsilon-DP:
   // the registry rewrites that label to "published, not epsilon-DP at the nominal epsilon: ...".
   std::function<std::string(const Params&, TaskKind)> privacy_status;

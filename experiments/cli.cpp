@@ -85,7 +85,12 @@ void list_algorithms() {
     Params defaults;
     std::printf("  %-16s %s\n", a.name.c_str(), a.summary.c_str());
     std::printf("  %-16s tasks: %s; papers: %s\n", "", tasks.c_str(), a.papers.c_str());
-    std::printf("  %-16s privacy: %s\n", "", a.private_algorithm ? "see privacy_status per configuration (strict: epsilon-DP)" : "non-private");
+    bool approx = false;  // an (epsilon, delta) algorithm declares `delta`
+    for (const auto& p : a.params) approx = approx || p.name == "delta";
+    std::printf("  %-16s privacy: %s\n", "",
+                !a.private_algorithm ? "non-private"
+                : approx             ? "see privacy_status per configuration ((epsilon, delta)-DP)"
+                                     : "see privacy_status per configuration (strict: epsilon-DP)");
     for (const auto& p : a.params)
       std::printf("  %-16s   %-18s %-7s default %-8s %s\n", "", p.name.c_str(), to_string(p.type),
                   p.default_value.empty() ? "(none)" : p.default_value.c_str(), p.doc.c_str());

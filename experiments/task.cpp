@@ -119,24 +119,30 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
     row.set("mse", mean_squared_error(truth, pred.value));
   }
   const bool priv = info.private_algorithm;
-  row.set("epsilon_requested", priv ? cell.params.text("epsilon") : "inf");
-  row.set("epsilon_spent", priv ? format_double(fit.ledger.spent()) : "0");
-  row.set("epsilon_spent_conservative", priv ? format_double(fit.ledger.spent_conservative()) : "0");
   // The a-priori guarantee of the configuration (fixed before the data is read) next to what this
   // fit's ledger composed, which can be less (levels not grown, early stops).
   const PrivacyBound bound = info.privacy_bound(cell.params, task);
+  // Every row records its delta: 0 for pure-epsilon ledgers; for an (epsilon, delta) algorithm (a-priori
+  // delta > 0, e.g. lumberjack) epsilon_spent is the ledger's epsilon at that delta (epsilon_for).
+  const bool approx = priv && bound.delta > 0.0;
+  row.set("epsilon_requested", priv ? cell.params.text("epsilon") : "inf");
+  row.set("epsilon_spent", !priv ? "0" : format_double(approx ? fit.ledger.epsilon_for(bound.delta) : fit.ledger.spent()));
+  row.set("epsilon_spent_conservative",
+          !priv ? "0" : format_double(approx ? fit.ledger.epsilon_for(bound.delta, true) : fit.ledger.spent_conservative()));
+  row.set("delta_spent", approx ? format_double(bound.delta) : "0");
   row.set("epsilon_apriori", priv ? format_double(bound.epsilon) : "0");
   row.set("epsilon_apriori_conservative", priv ? format_double(bound.epsilon_conservative) : "0");
   row.set("delta_apriori", priv ? format_double(bound.delta) : "0");
   // Preprocessing that reads the rows (target range, domains from data) is a release the algorithm's
   // ledger does not pay for, so such a row is never labelled epsilon-DP.
   std::string status = info.privacy_status(cell.params, task);
-  if (priv && status == "epsilon-DP") {
+  if (priv && is_dp_label(status)) {
+    const std::string label = status;
     if (cell.preprocess.target_scaling == "minmax" || cell.preprocess.target_scaling == "max")
-      status = "published, not epsilon-DP: target_scaling " + cell.preprocess.target_scaling +
+      status = "published, not " + label + ": target_scaling " + cell.preprocess.target_scaling +
                " reads the target's range from the rows (use public-" + cell.preprocess.target_scaling + ")";
     else if (data.schema().domains_source == "from-data")
-      status = "published, not epsilon-DP: domains: from-data reads the feature domains from the rows";
+      status = "published, not " + label + ": domains: from-data reads the feature domains from the rows";
   }
   row.set("privacy_status", status);
   row.set("ledger_certified", priv ? (fit.ledger.certified() ? "true" : "false") : "n/a");

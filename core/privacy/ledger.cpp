@@ -22,14 +22,14 @@ const char* kind_name(Composition k) {
 }
 }  // namespace
 
-PrivacyLedger::PrivacyLedger(Composition root) { scopes_.push_back(Scope{-1, root, "root", 0.0, 0.0, 0.0, {}}); }
+PrivacyLedger::PrivacyLedger(Composition root) { scopes_.push_back(Scope{-1, root, "root", 0.0, 0.0, 0.0, 0.0, 0.0, {}}); }
 
 PrivacyLedger::ScopeId PrivacyLedger::open_scope(ScopeId parent, Composition kind, std::string label) {
   if (parent < 0 || static_cast<std::size_t>(parent) >= scopes_.size())
     fail("PrivacyLedger::open_scope: parent scope ", parent, " does not exist (", scopes_.size(),
          " scopes open); open scopes with ids returned by open_scope or kRoot");
   const auto id = static_cast<ScopeId>(scopes_.size());
-  scopes_.push_back(Scope{parent, kind, std::move(label), 0.0, 0.0, 0.0, {}});
+  scopes_.push_back(Scope{parent, kind, std::move(label), 0.0, 0.0, 0.0, 0.0, 0.0, {}});
   scopes_[static_cast<std::size_t>(parent)].children.push_back(id);
   return id;
 }
@@ -73,6 +73,30 @@ void PrivacyLedger::charge_zcdp(ScopeId scope, const char* mechanism, double rho
   if (!certified) t.certified = false;
 }
 
+void PrivacyLedger::charge_approx(ScopeId scope, const char* mechanism, double epsilon, double delta,
+                                  double sensitivity, bool certified) {
+  const char* name = mechanism != nullptr ? mechanism : "(unnamed)";
+  if (scope < 0 || static_cast<std::size_t>(scope) >= scopes_.size())
+    fail("PrivacyLedger::charge_approx(", name, "): scope ", scope, " does not exist (", scopes_.size(), " scopes open)");
+  if (!(epsilon > 0.0) || !std::isfinite(epsilon))
+    fail("PrivacyLedger::charge_approx(", name, "): epsilon must be > 0 and finite, got ", epsilon);
+  if (!(delta > 0.0) || !(delta < 1.0))
+    fail("PrivacyLedger::charge_approx(", name, "): delta must be in (0, 1), got ", delta);
+  if (!(sensitivity > 0.0) || !std::isfinite(sensitivity))
+    fail("PrivacyLedger::charge_approx(", name, "): sensitivity must be > 0 and finite, got ", sensitivity);
+  Scope& sc = scopes_[static_cast<std::size_t>(scope)];
+  sc.own_approx_eps += epsilon;
+  sc.own_approx_delta += delta;
+  ++n_charges_;
+  ++n_approx_;
+  if (!certified) certified_ = false;
+  Tally& t = tally(name);
+  ++t.calls;
+  t.epsilon += epsilon;
+  t.delta += delta;
+  if (!certified) t.certified = false;
+}
+
 PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
   // Few mechanism kinds per fit: a linear scan, with the most recent kind checked first, beats a map.
   if (last_tally_ < tallies_.size() && tallies_[last_tally_].mechanism == name) return tallies_[last_tally_];
@@ -82,7 +106,7 @@ PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
       return tallies_[i];
     }
   }
-  tallies_.push_back(Tally{name, 0, 0.0, 0.0, true});
+  tallies_.push_back(Tally{name, 0, 0.0, 0.0, 0.0, true});
   last_tally_ = tallies_.size() - 1;
   return tallies_.back();
 }
@@ -106,11 +130,13 @@ void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
       it->calls += t.calls;
       it->epsilon += t.epsilon;
       it->rho += t.rho;
+      it->delta += t.delta;
       it->certified = it->certified && t.certified;
     }
   }
   n_charges_ += other.n_charges_;
   n_zcdp_ += other.n_zcdp_;
+  n_approx_ += other.n_approx_;
   certified_ = certified_ && other.certified_;
 }
 
@@ -148,6 +174,27 @@ double PrivacyLedger::compose_rdp(ScopeId s, bool conservative, double alpha) co
   return std::min(sc.own, alpha * sc.own_sq) + alpha * sc.own_rho + children;
 }
 
+double PrivacyLedger::compose_approx(ScopeId s, bool conservative, bool delta) const {
+  const Scope& sc = scopes_[static_cast<std::size_t>(s)];
+  double children = 0.0;
+  const bool by_max = sc.kind == Composition::kParallel || (sc.kind == Composition::kClaimedParallel && !conservative);
+  for (ScopeId c : sc.children) {
+    const double v = compose_approx(c, conservative, delta);
+    children = by_max ? std::max(children, v) : children + v;
+  }
+  return (delta ? sc.own_approx_delta : sc.own_approx_eps) + children;
+}
+
+double PrivacyLedger::approx_epsilon(ScopeId scope, bool conservative) const {
+  check_scope(scope, "approx_epsilon");
+  return compose_approx(scope, conservative, false);
+}
+
+double PrivacyLedger::approx_delta(ScopeId scope, bool conservative) const {
+  check_scope(scope, "approx_delta");
+  return compose_approx(scope, conservative, true);
+}
+
 void PrivacyLedger::check_scope(ScopeId s, const char* what) const {
   if (s < 0 || static_cast<std::size_t>(s) >= scopes_.size())
     fail("PrivacyLedger::", what, ": scope ", s, " does not exist (", scopes_.size(), " scopes open)");
@@ -169,6 +216,20 @@ double PrivacyLedger::rho_equivalent(ScopeId scope, bool conservative) const {
 }
 
 double PrivacyLedger::epsilon_for(double delta, bool conservative) const {
+  if (n_approx_ == 0) return epsilon_without_approx(delta, conservative);
+  // Basic composition of the approximate-DP part (E_a, D_a) with the rest at delta - D_a.
+  const double ea = compose_approx(kRoot, conservative, false);
+  const double da = compose_approx(kRoot, conservative, true);
+  if (!(delta >= da) || !(delta < 1.0))
+    fail("PrivacyLedger::epsilon_for: the ledger's approximate-DP charges already spend delta ", da,
+         ", so delta must be in [", da, ", 1), got ", delta);
+  if (n_zcdp_ > 0 && !(delta > da))
+    fail("PrivacyLedger::epsilon_for: the ledger holds ", n_zcdp_, " zCDP charges and approximate-DP charges of delta ",
+         da, ", so delta must exceed ", da, ", got ", delta);
+  return ea + epsilon_without_approx(delta - da, conservative);
+}
+
+double PrivacyLedger::epsilon_without_approx(double delta, bool conservative) const {
   if (n_zcdp_ == 0) return conservative ? spent_conservative() : spent();
   if (!(delta > 0.0) || !(delta < 1.0))
     fail("PrivacyLedger::epsilon_for: the ledger holds ", n_zcdp_, " zCDP charges, so delta must be in (0, 1), got ",
@@ -195,6 +256,9 @@ void PrivacyLedger::check_within(double requested, const std::string& who) const
   if (n_zcdp_ > 0)
     fail(who, ": the ledger holds ", n_zcdp_, " zCDP charges (rho ", rho_spent(),
          "), which a pure-epsilon budget cannot cover; check with check_within(epsilon, delta, who)");
+  if (n_approx_ > 0)
+    fail(who, ": the ledger holds ", n_approx_, " approximate-DP charges (delta ", approx_delta(),
+         "), which a pure-epsilon budget cannot cover; check with check_within(epsilon, delta, who)");
   const double used = spent();
   if (used > requested * (1.0 + 1e-9)) {
     std::ostringstream os;
@@ -208,7 +272,7 @@ void PrivacyLedger::check_within(double requested, const std::string& who) const
 }
 
 void PrivacyLedger::check_within(double epsilon, double delta, const std::string& who) const {
-  if (n_zcdp_ == 0) {
+  if (n_zcdp_ == 0 && n_approx_ == 0) {
     check_within(epsilon, who);
     return;
   }
@@ -234,6 +298,7 @@ std::string PrivacyLedger::summary() const {
     os << t.mechanism << ": calls=" << t.calls;
     if (t.epsilon > 0.0 || t.rho == 0.0) os << " epsilon=" << t.epsilon;
     if (t.rho > 0.0) os << " rho=" << t.rho;
+    if (t.delta > 0.0) os << " delta=" << t.delta;
     if (!t.certified) os << " (uncertified)";
     os << '\n';
   }
@@ -250,6 +315,8 @@ std::string PrivacyLedger::describe_scope(ScopeId s) const {
      << " children=" << sc.children.size() << " spent=" << compose(s, false)
      << " conservative=" << compose(s, true);
   if (n_zcdp_ > 0) os << " own_rho=" << sc.own_rho << " rho=" << compose_rho(s, false, false);
+  if (n_approx_ > 0)
+    os << " approx=(" << compose_approx(s, false, false) << ", " << compose_approx(s, false, true) << ")";
   return os.str();
 }
 

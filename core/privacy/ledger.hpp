@@ -19,6 +19,16 @@
 // check_within(requested)) ignores them; a ledger that holds any is reported as (epsilon, delta) by
 // epsilon_for(delta). A ledger without zCDP charges keeps its pure guarantee: epsilon_for(delta) ==
 // spent() and delta is 0.
+//
+// Approximate-DP charges (charge_approx) record a mechanism that is (epsilon, delta)-DP but neither
+// pure nor zCDP, e.g. Lumberjack's Gaussian sparse-histogram pruning (lumberjack.md §3, §3.2). They
+// compose through the scope tree componentwise: (sum, sum) in sequential scopes, (max, max) in
+// parallel ones (a record in disjoint parts is seen by one child only; a (e_i, d_i)-DP child is also
+// (max e, max d)-DP). They are kept apart from the rest of the ledger and added by basic sequential
+// composition (Dwork & Roth 2014, Thm 3.16): epsilon_for(delta) = E_a + epsilon_rest(delta - D_a),
+// where (E_a, D_a) is their composed total and epsilon_rest is the pure / zCDP accounting below at the
+// remaining delta. Pure-epsilon accounting (spent(), check_within(requested)) ignores them, and a
+// ledger that holds any cannot pass the pure check. Ledgers without such charges are unchanged.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -45,6 +55,11 @@ class PrivacyLedger {
   // Records one rho-zCDP mechanism call (e.g. the discrete Gaussian with l2 sensitivity Delta and
   // sigma^2 = Delta^2 / (2 rho)). rho > 0 finite, l2_sensitivity > 0 finite, scope must exist.
   void charge_zcdp(ScopeId scope, const char* mechanism, double rho, double l2_sensitivity, bool certified = true);
+  // Records one (epsilon, delta)-DP mechanism call that is not accounted as pure or zCDP (see the
+  // header comment). epsilon > 0 finite, delta in (0, 1), sensitivity > 0 finite (the mechanism's own
+  // notion, e.g. the l2 sensitivity sqrt(k) of the k counts one record touches), scope must exist.
+  void charge_approx(ScopeId scope, const char* mechanism, double epsilon, double delta, double sensitivity,
+                     bool certified = true);
 
   // Composed epsilon of a scope (default: the whole fit) under the claimed accounting and under the
   // conservative accounting (claimed-parallel scopes summed). Scope s composes to
@@ -59,6 +74,10 @@ class PrivacyLedger {
   // Prop. 1.4) and composed with the zCDP charges through the scope tree.
   double rho_equivalent(ScopeId scope = kRoot, bool conservative = false) const;
   bool has_zcdp() const { return n_zcdp_ > 0; }
+  bool has_approx() const { return n_approx_ > 0; }
+  // Composed (epsilon, delta) of the charge_approx charges only (claimed / conservative); (0, 0) if none.
+  double approx_epsilon(ScopeId scope = kRoot, bool conservative = false) const;
+  double approx_delta(ScopeId scope = kRoot, bool conservative = false) const;
   std::size_t n_zcdp_charges() const { return n_zcdp_; }
 
   // The (epsilon, delta)-DP guarantee of the whole fit (claimed accounting unless conservative).
@@ -72,6 +91,8 @@ class PrivacyLedger {
   //        alpha > 1 gives a valid bound, so an inexact minimum is only less tight.
   //    (b) zcdp_to_epsilon(rho_equivalent(), delta): everything converted to rho and added.
   //    (a) is never worse than spent() + zcdp_to_epsilon_cks(rho_spent()), the basic composition.
+  //  * With charge_approx charges of composed total (E_a, D_a): delta >= D_a is required (and > D_a
+  //    when zCDP charges exist), and the result is E_a + the value above at delta - D_a.
   double epsilon_for(double delta, bool conservative = false) const;
   bool certified() const { return certified_; }
   std::size_t n_charges() const { return n_charges_; }
@@ -84,11 +105,11 @@ class PrivacyLedger {
   // Throws dpf::Error naming `who` if spent() exceeds requested by more than a relative 1e-9 (the
   // float-summation slack of pipelinedp4j's NaiveBudgetAccountant, privacy.md §1.2). The message
   // gives both accountings and the summary. requested must be finite and >= 0.
-  // A ledger with zCDP charges has no pure-epsilon guarantee: this overload then throws, naming the
-  // (epsilon, delta) overload below.
+  // A ledger with zCDP or approximate-DP charges has no pure-epsilon guarantee: this overload then
+  // throws, naming the (epsilon, delta) overload below.
   void check_within(double requested, const std::string& who) const;
   // Throws dpf::Error naming `who` if epsilon_for(delta) exceeds epsilon by more than a relative
-  // 1e-9. For a ledger without zCDP charges this is check_within(epsilon, who).
+  // 1e-9. For a ledger without zCDP or approximate-DP charges this is check_within(epsilon, who).
   void check_within(double epsilon, double delta, const std::string& who) const;
 
   // One line per mechanism kind, in order of first use: "name: calls=N epsilon=E", with
@@ -106,11 +127,15 @@ class PrivacyLedger {
     double own = 0.0;  // sum of direct charges
     double own_sq = 0.0;   // sum of epsilon^2 / 2 over the direct pure charges
     double own_rho = 0.0;  // sum of the direct zCDP charges
+    double own_approx_eps = 0.0;    // sum of the direct charge_approx epsilons
+    double own_approx_delta = 0.0;  // and deltas
     std::vector<ScopeId> children;
   };
   double compose(ScopeId s, bool conservative) const;
   double compose_rho(ScopeId s, bool conservative, bool with_pure) const;
   double compose_rdp(ScopeId s, bool conservative, double alpha) const;
+  double compose_approx(ScopeId s, bool conservative, bool delta) const;
+  double epsilon_without_approx(double delta, bool conservative) const;
   void check_scope(ScopeId s, const char* what) const;
   std::vector<Scope> scopes_;
   struct Tally {
@@ -118,12 +143,14 @@ class PrivacyLedger {
     std::size_t calls = 0;
     double epsilon = 0.0;
     double rho = 0.0;
+    double delta = 0.0;  // charge_approx charges only
     bool certified = true;
   };
   std::vector<Tally> tallies_;
   std::size_t last_tally_ = 0;  // the kind charged last: consecutive charges usually repeat it
   std::size_t n_charges_ = 0;
   std::size_t n_zcdp_ = 0;
+  std::size_t n_approx_ = 0;
   Tally& tally(const char* name);
   bool certified_ = true;
 };

@@ -12,8 +12,9 @@ using namespace dpf;
 namespace {
 
 bool valid_status(const std::string& s) {
-  const std::string published = "published, not epsilon-DP: ";
-  return s == "epsilon-DP" || s == "non-private" || (s.rfind(published, 0) == 0 && s.size() > published.size() + 3);
+  for (const std::string published : {"published, not epsilon-DP: ", "published, not (epsilon, delta)-DP: "})
+    if (s.rfind(published, 0) == 0 && s.size() > published.size() + 3) return true;
+  return s == "epsilon-DP" || s == "(epsilon, delta)-DP" || s == "non-private";
 }
 
 // Default parameters of an algorithm (epsilon = 1 where it is required).

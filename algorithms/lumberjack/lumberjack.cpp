@@ -1,0 +1,287 @@
+#include "algorithms/lumberjack/lumberjack.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "algorithms/lumberjack/calibration.hpp"
+#include "algorithms/lumberjack/tree.hpp"
+#include "core/util/error.hpp"
+#include "core/util/json.hpp"
+
+namespace dpf {
+
+namespace {
+
+using lumberjack::Budget;
+using lumberjack::LeafAlgorithm;
+using lumberjack::Tree;
+using lumberjack::TreeSpec;
+
+struct LumberjackParams {
+  double epsilon = 1.0, delta = 1e-6, splitting_fraction = 0.7;
+  int n_trees = 100, max_depth = 32;
+  LeafAlgorithm leaf = LeafAlgorithm::kNoisyMajority;
+  bool as_coded_suppression = false, argmin_threshold = false;
+};
+
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.10g", v);
+  return b;
+}
+
+class LumberjackModel : public Model {
+ public:
+  LumberjackParams params;
+  Budget budget;
+  std::vector<Tree> trees;
+  int n_classes = 2;
+  std::string ledger_summary;
+
+  Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override {
+    Predictions p;
+    p.task = TaskKind::kClassification;
+    p.n_classes = n_classes;
+    const auto K = static_cast<std::size_t>(n_classes);
+    p.value.assign(rows.size() * K, 0.0);
+    p.label.assign(rows.size(), 0);
+    const double w = 1.0 / static_cast<double>(trees.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      double* out = p.value.data() + i * K;
+      // §3.3 / §4.4: the mean of the trees' one-hot outputs (sklearn predict_proba), then argmax
+      // (numpy: the first maximum, i.e. ties to the lowest class).
+      for (const Tree& t : trees) {
+        const int leaf = t.leaf_at(data, rows[i]);
+        out[static_cast<std::size_t>(t.nodes[static_cast<std::size_t>(leaf)].label)] += w;
+      }
+      p.label[i] = static_cast<int>(std::max_element(out, out + K) - out);
+    }
+    return p;
+  }
+
+  // The release: per tree, the pruned structure in pre-order (feature and threshold of every internal
+  // node, -1 and the label of every leaf). Occupancies and query counts are diagnostics, not released.
+  Release released() const override {
+    Release r;
+    r.discrete.push_back(static_cast<int64_t>(trees.size()));
+    for (const Tree& t : trees) {
+      std::vector<int32_t> stack{t.root};
+      while (!stack.empty()) {
+        const lumberjack::Node& n = t.nodes[static_cast<std::size_t>(stack.back())];
+        stack.pop_back();
+        if (n.feature < 0) {
+          r.discrete.push_back(-1);
+          r.discrete.push_back(n.label);
+          continue;
+        }
+        r.discrete.push_back(n.feature);
+        r.continuous.push_back(n.threshold);
+        stack.push_back(n.right);
+        stack.push_back(n.left);
+      }
+    }
+    return r;
+  }
+
+  ModelStats stats() const override {
+    ModelStats s;
+    s.n_trees = trees.size();
+    std::size_t empty = 0;
+    double depth = 0;
+    for (const Tree& t : trees) {
+      for (const lumberjack::Node& n : t.nodes)
+        if (n.feature < 0) {
+          ++s.n_leaves;
+          empty += n.n_rows == 0;
+        }
+      depth += t.max_leaf_depth();
+    }
+    s.empty_leaf_fraction = s.n_leaves ? static_cast<double>(empty) / static_cast<double>(s.n_leaves) : 0.0;
+    s.mean_depth = trees.empty() ? 0.0 : depth / static_cast<double>(trees.size());
+    return s;
+  }
+
+  std::vector<std::pair<std::string, std::string>> extra_columns() const override {
+    std::size_t queries = 0;
+    for (const Tree& t : trees) queries += t.heavy_queries;
+    return {{"lumberjack_k", std::to_string(budget.k)},
+            {"lumberjack_sigma_split", num(budget.gshm.sigma)},
+            {"lumberjack_tau", num(budget.gshm.tau)},
+            {"lumberjack_rho_tree", num(budget.rho_tree)},
+            {"lumberjack_sigma_leaf", num(budget.sigma_leaf)},
+            {"lumberjack_heavy_queries", std::to_string(queries)}};
+  }
+
+  std::string describe() const override {
+    JsonWriter w;
+    w.begin_object();
+    w.field("algorithm", "lumberjack").field("n_trees", params.n_trees).field("max_depth", params.max_depth);
+    w.field("epsilon", params.epsilon).field("delta", params.delta).field("splitting_fraction", params.splitting_fraction);
+    w.field("leaf_algorithm", params.leaf == LeafAlgorithm::kNoisyMajority ? "noisy_majority" : "exponential_mechanism");
+    w.field("k", budget.k).field("sigma_split", budget.gshm.sigma).field("tau", budget.gshm.tau);
+    w.field("calibration_valid", budget.gshm.valid);
+    w.field("rho_total", budget.rho_total).field("rho_tree", budget.rho_tree).field("sigma_leaf", budget.sigma_leaf);
+    w.key("trees").begin_array();
+    for (const Tree& t : trees) {
+      w.begin_object();
+      w.field("leaves", static_cast<int64_t>(t.n_leaves())).field("max_leaf_depth", t.max_leaf_depth());
+      w.field("heavy_queries", static_cast<int64_t>(t.heavy_queries));
+      w.key("labels").begin_array();
+      for (const lumberjack::Node& n : t.nodes)
+        if (n.feature < 0) w.value(n.label);
+      w.end_array();
+      w.end_object();
+    }
+    w.end_array();
+    w.field("ledger", ledger_summary);
+    w.end_object();
+    return w.str();
+  }
+};
+
+class LumberjackLearner : public Learner {
+ public:
+  explicit LumberjackLearner(LumberjackParams p) : p_(p) {}
+
+  std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
+    require(data.task() == TaskKind::kClassification, "lumberjack: classification only");
+    const std::size_t K = data.n_classes();  // the schema's public class list (§1: not np.unique(y))
+    require(K >= 2 && K <= 1000, "lumberjack: needs 2 to 1000 classes in the schema, got ", K);
+    // §1: public bounds from the schema. Numeric features: the registry domain [lo, hi]; a categorical
+    // feature is split as an ordinal code on [0, m - 1] (the code's "ordinal categoricals", §1), its
+    // public domain. Data outside the box are not clipped and follow the <= test (§1).
+    std::vector<double> lo, hi;
+    for (const Feature& f : data.schema().features) {
+      if (f.kind == FeatureKind::kNumeric) {
+        require(std::isfinite(f.lo) && std::isfinite(f.hi) && f.lo <= f.hi, "lumberjack: feature '", f.name,
+                "' needs a finite public domain [lo, hi] in the schema");
+        lo.push_back(f.lo);
+        hi.push_back(f.hi);
+      } else {
+        lo.push_back(0.0);
+        hi.push_back(static_cast<double>(std::max<std::size_t>(f.n_categories(), 1) - 1));
+      }
+    }
+    require(!lo.empty(), "lumberjack: needs at least one feature");
+
+    auto model = std::make_unique<LumberjackModel>();
+    LumberjackModel& M = *model;
+    M.params = p_;
+    M.n_classes = static_cast<int>(K);
+    M.budget = lumberjack::plan_budget(p_.epsilon, p_.delta, p_.splitting_fraction, p_.n_trees, p_.max_depth,
+                                       p_.argmin_threshold);
+    TreeSpec ts;
+    ts.max_depth = p_.max_depth;
+    ts.sigma_split = M.budget.gshm.sigma;
+    ts.tau = M.budget.gshm.tau;
+    ts.rho_tree = M.budget.rho_tree;
+    ts.leaf = p_.leaf;
+    ts.as_coded_suppression = p_.as_coded_suppression;
+    ts.n_classes = static_cast<int>(K);
+
+    const auto T = static_cast<std::size_t>(p_.n_trees);
+    M.trees.resize(T);
+    std::vector<std::string> errors(T);
+    const Rng base = ctx.rng.derive("lumberjack-tree");
+    const int threads = std::max(1, std::min(ctx.threads, p_.n_trees));
+    // Trees are independent (keyed streams, own row copies): parallel when the fit has threads.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t t = 0; t < T; ++t) {
+      try {
+        M.trees[t] = lumberjack::grow_tree(data, rows, lo, hi, ts, base.derive(static_cast<uint64_t>(t)).key());
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    }
+    for (const std::string& e : errors)
+      if (!e.empty()) throw Error(e);
+
+    // Ledger (§3 item 3). Every tree reads every row: trees compose sequentially.
+    const PrivacyLedger::ScopeId forest = ctx.ledger.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "forest");
+    // The pruning of the whole forest is ONE Gaussian sparse-histogram release calibrated for k counts
+    // per record (§3.2; l2 sensitivity sqrt(k)), (eps_s, delta_s)-DP by the exact GSHM analysis; it is
+    // not a zCDP charge. The argmin quirk can choose an invalid pair (tau = -1): then uncertified.
+    ctx.ledger.charge_approx(forest, "gshm-pruning", M.budget.epsilon_split, M.budget.delta_split,
+                             std::sqrt(static_cast<double>(M.budget.k)), M.budget.gshm.valid && !p_.as_coded_suppression);
+    // Leaves: rho_tree-zCDP per tree (§3.3), rho_total = T rho_tree in all.
+    const char* leaf_name = p_.leaf == LeafAlgorithm::kNoisyMajority ? "discrete-gaussian-leaves" : "noisy-max-leaves";
+    for (std::size_t t = 0; t < T; ++t) {
+      const PrivacyLedger::ScopeId ts_scope = ctx.ledger.open_scope(forest, Composition::kSequential, "tree");
+      ctx.ledger.charge_zcdp(ts_scope, leaf_name, M.budget.rho_tree, 1.0);
+    }
+    ctx.ledger.check_within(p_.epsilon, p_.delta, "lumberjack");
+    M.ledger_summary = ctx.ledger.summary();
+    return model;
+  }
+
+ private:
+  LumberjackParams p_;
+};
+
+}  // namespace
+
+std::vector<AlgorithmInfo> lumberjack_algorithms() {
+  AlgorithmInfo a;
+  a.name = "lumberjack";
+  a.summary = "Lumberjack (Lebeda et al. 2026): deep data-independent random trees on all rows, pruned by an "
+              "(eps, delta)-DP Gaussian sparse-histogram heavy-hitter test, noisy-count leaves, majority vote";
+  a.papers = "lumberjack";
+  a.tasks = {TaskKind::kClassification};
+  a.quirks = {
+      {"as_coded_suppression",
+       "dp_alternative_sparse.py lines 950-962: nodes with n <= 2 are suppressed deterministically and a node is "
+       "heavy iff n + N(0, sigma^2) >= tau; the GSHM calibration (p = Phi(tau/sigma)) does not cover a 2 -> 3 "
+       "change, so the release is not certified (lumberjack.md §4.2-§4.3). Default: only n = 0 suppressed, "
+       "integer threshold ceil(tau) + 2 (covers an appearing count of 1 under discrete noise)"},
+      {"argmin_threshold",
+       "threshold_calculator.py: invalid (sigma, tau) candidates are stored as tau = -1 and argmin picks them, "
+       "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
+       "changes nothing when sigma_min is valid (every worked setting of §3.2)"},
+  };
+  a.params = {
+      {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total epsilon of the forest (authors' yaml: 4)"},
+      {"delta", ParamType::kDouble, "1e-6", 0, 0.1, true, {}, "total delta of the forest (authors' yaml: 1e-6)"},
+      {"splitting_fraction", ParamType::kDouble, "0.7", 0, 1, true, {},
+       "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly in (0, 1) "
+       "(yaml: 0.7)"},
+      {"n_trees", ParamType::kInt, "100", 1, 10000, false, {}, "T (the authors' n_estimators; code default 100, yaml 1)"},
+      {"max_depth", ParamType::kInt, "32", 1, 200, false, {}, "h, the tree height (code default 32, yaml 90)"},
+      {"leaf_algorithm", ParamType::kString, "noisy_majority", 0, 0, false, {"noisy_majority", "exponential_mechanism"},
+       "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); exponential_mechanism: Gumbel "
+       "noisy max with scale 1/sqrt(8 rho_tree) (yaml) — rho_tree-zCDP because counts are monotone under add/remove; "
+       "under replace-one the scale would have to double (lumberjack.md §3.3 factor-of-2 caveat)"},
+      strict_param(),
+      quirks_param(a.quirks),
+  };
+  a.privacy_bound = [](const Params& p, TaskKind) {
+    const double e = p.get_double("epsilon");
+    return PrivacyBound{e, e, p.get_double("delta")};
+  };
+  a.privacy_status = [](const Params&, TaskKind) -> std::string {
+    // strict changes nothing: the default is already the repaired form (public classes and bounds,
+    // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
+    return kApproxDpLabel;
+  };
+  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
+    LumberjackParams q;
+    q.epsilon = p.get_double("epsilon");
+    q.delta = p.get_double("delta");
+    q.splitting_fraction = p.get_double("splitting_fraction");
+    q.n_trees = p.get_int("n_trees");
+    q.max_depth = p.get_int("max_depth");
+    q.leaf = p.get_string("leaf_algorithm") == "exponential_mechanism" ? LeafAlgorithm::kExponentialMechanism
+                                                                        : LeafAlgorithm::kNoisyMajority;
+    q.as_coded_suppression = p.list_contains("reference_quirks", "as_coded_suppression");
+    q.argmin_threshold = p.list_contains("reference_quirks", "argmin_threshold");
+    require(std::isfinite(q.epsilon) && q.epsilon > 0, "lumberjack: epsilon must be > 0 and finite");
+    require(q.splitting_fraction > 0 && q.splitting_fraction < 1,
+            "lumberjack: splitting_fraction must lie strictly in (0, 1), got ", q.splitting_fraction);
+    // Fail before any fit when the budget cannot be calibrated (e.g. delta too small for the leaves).
+    (void)lumberjack::plan_budget(q.epsilon, q.delta, q.splitting_fraction, q.n_trees, q.max_depth, q.argmin_threshold);
+    return std::make_unique<LumberjackLearner>(q);
+  };
+  return {a};
+}
+
+}  // namespace dpf

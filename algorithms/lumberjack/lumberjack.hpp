@@ -1,0 +1,17 @@
+// Lumberjack (Lebeda, Erb, Cebere & Bellet, "Lumberjack: Better Differentially Private Random Forests
+// through Heavy Hitter Detection in Trees", arXiv 2605.22756; spec ../shared/specs/lumberjack.md,
+// authors' code daviderb/Lumberjack b613fe7). Deep data-independent random trees, every tree on all
+// rows, pruned to the nodes a Gaussian sparse-histogram heavy-hitter test keeps (an (eps_s, delta_s)-DP
+// release for the whole forest, §3.2), leaves labelled by noisy class counts (rho-zCDP per tree, §3.3),
+// majority vote over the one-hot leaves. The fit is (epsilon, delta)-DP under add/remove-one by basic
+// composition of the two parts (§3 item 3).
+#pragma once
+#include <vector>
+
+#include "algorithms/registry.hpp"
+
+namespace dpf {
+
+std::vector<AlgorithmInfo> lumberjack_algorithms();  // lumberjack
+
+}  // namespace dpf
