@@ -34,67 +34,57 @@ PrivacyLedger::ScopeId PrivacyLedger::open_scope(ScopeId parent, Composition kin
   return id;
 }
 
-void PrivacyLedger::charge(ScopeId scope, const char* mechanism, double epsilon, double sensitivity,
-                           bool certified) {
-  const char* name = mechanism != nullptr ? mechanism : "(unnamed)";
+// The checks every charge kind shares, in one place: the scope exists, and each amount is > 0 and
+// finite (each named in the error). Returns the scope to charge.
+PrivacyLedger::Scope& PrivacyLedger::charge_target(ScopeId scope, const char* fn, const char* name,
+                                                   std::initializer_list<std::pair<const char*, double>> amounts) {
   if (scope < 0 || static_cast<std::size_t>(scope) >= scopes_.size())
-    fail("PrivacyLedger::charge(", name, "): scope ", scope, " does not exist (", scopes_.size(), " scopes open)");
-  if (!(epsilon > 0.0) || !std::isfinite(epsilon))
-    fail("PrivacyLedger::charge(", name, "): epsilon must be > 0 and finite, got ", epsilon);
-  if (!(sensitivity > 0.0) || !std::isfinite(sensitivity))
-    fail("PrivacyLedger::charge(", name, "): sensitivity must be > 0 and finite, got ", sensitivity);
-  Scope& sc = scopes_[static_cast<std::size_t>(scope)];
-  sc.own += epsilon;
-  sc.own_sq += 0.5 * epsilon * epsilon;
+    fail("PrivacyLedger::", fn, "(", name, "): scope ", scope, " does not exist (", scopes_.size(), " scopes open)");
+  for (const auto& [what, v] : amounts)
+    if (!(v > 0.0) || !std::isfinite(v)) fail("PrivacyLedger::", fn, "(", name, "): ", what, " must be > 0 and finite, got ", v);
+  return scopes_[static_cast<std::size_t>(scope)];
+}
+
+// Counts one charge of mechanism `name` and returns its tally for the amounts.
+PrivacyLedger::Tally& PrivacyLedger::count_charge(const char* name, bool certified) {
   ++n_charges_;
   if (!certified) certified_ = false;
   Tally& t = tally(name);
   ++t.calls;
-  t.epsilon += epsilon;
   if (!certified) t.certified = false;
+  return t;
+}
+
+void PrivacyLedger::charge(ScopeId scope, const char* mechanism, double epsilon, double sensitivity,
+                           bool certified) {
+  const char* name = mechanism != nullptr ? mechanism : "(unnamed)";
+  Scope& sc = charge_target(scope, "charge", name, {{"epsilon", epsilon}, {"sensitivity", sensitivity}});
+  sc.own += epsilon;
+  sc.own_sq += 0.5 * epsilon * epsilon;
+  count_charge(name, certified).epsilon += epsilon;
 }
 
 void PrivacyLedger::charge_zcdp(ScopeId scope, const char* mechanism, double rho, double l2_sensitivity,
                                 bool certified) {
   const char* name = mechanism != nullptr ? mechanism : "(unnamed)";
-  if (scope < 0 || static_cast<std::size_t>(scope) >= scopes_.size())
-    fail("PrivacyLedger::charge_zcdp(", name, "): scope ", scope, " does not exist (", scopes_.size(), " scopes open)");
-  if (!(rho > 0.0) || !std::isfinite(rho))
-    fail("PrivacyLedger::charge_zcdp(", name, "): rho must be > 0 and finite, got ", rho);
-  if (!(l2_sensitivity > 0.0) || !std::isfinite(l2_sensitivity))
-    fail("PrivacyLedger::charge_zcdp(", name, "): l2 sensitivity must be > 0 and finite, got ", l2_sensitivity);
-  scopes_[static_cast<std::size_t>(scope)].own_rho += rho;
-  ++n_charges_;
+  Scope& sc = charge_target(scope, "charge_zcdp", name, {{"rho", rho}, {"l2 sensitivity", l2_sensitivity}});
+  sc.own_rho += rho;
   ++n_zcdp_;
-  if (!certified) certified_ = false;
-  Tally& t = tally(name);
-  ++t.calls;
-  t.rho += rho;
-  if (!certified) t.certified = false;
+  count_charge(name, certified).rho += rho;
 }
 
 void PrivacyLedger::charge_approx(ScopeId scope, const char* mechanism, double epsilon, double delta,
                                   double sensitivity, bool certified) {
   const char* name = mechanism != nullptr ? mechanism : "(unnamed)";
-  if (scope < 0 || static_cast<std::size_t>(scope) >= scopes_.size())
-    fail("PrivacyLedger::charge_approx(", name, "): scope ", scope, " does not exist (", scopes_.size(), " scopes open)");
-  if (!(epsilon > 0.0) || !std::isfinite(epsilon))
-    fail("PrivacyLedger::charge_approx(", name, "): epsilon must be > 0 and finite, got ", epsilon);
+  Scope& sc = charge_target(scope, "charge_approx", name, {{"epsilon", epsilon}, {"sensitivity", sensitivity}});
   if (!(delta > 0.0) || !(delta < 1.0))
     fail("PrivacyLedger::charge_approx(", name, "): delta must be in (0, 1), got ", delta);
-  if (!(sensitivity > 0.0) || !std::isfinite(sensitivity))
-    fail("PrivacyLedger::charge_approx(", name, "): sensitivity must be > 0 and finite, got ", sensitivity);
-  Scope& sc = scopes_[static_cast<std::size_t>(scope)];
   sc.own_approx_eps += epsilon;
   sc.own_approx_delta += delta;
-  ++n_charges_;
   ++n_approx_;
-  if (!certified) certified_ = false;
-  Tally& t = tally(name);
-  ++t.calls;
+  Tally& t = count_charge(name, certified);
   t.epsilon += epsilon;
   t.delta += delta;
-  if (!certified) t.certified = false;
 }
 
 PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
@@ -112,8 +102,7 @@ PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
 }
 
 void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
-  if (parent < 0 || static_cast<std::size_t>(parent) >= scopes_.size())
-    fail("PrivacyLedger::absorb: parent scope ", parent, " does not exist (", scopes_.size(), " scopes open)");
+  check_scope(parent, "absorb");
   const auto offset = static_cast<ScopeId>(scopes_.size());
   for (const Scope& sc : other.scopes_) {
     Scope copy = sc;
@@ -140,49 +129,37 @@ void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
   certified_ = certified_ && other.certified_;
 }
 
-double PrivacyLedger::compose(ScopeId s, bool conservative) const {
+// Every accounting composes through the same scope tree: a scope's own share, plus the sum (sequential)
+// or the max (parallel; claimed-parallel unless conservative) of its children's composed values. `own`
+// says what a scope contributes; the four accountings below differ only there.
+template <class Own>
+double PrivacyLedger::walk(ScopeId s, bool conservative, const Own& own) const {
   const Scope& sc = scopes_[static_cast<std::size_t>(s)];
   double children = 0.0;
   const bool by_max = sc.kind == Composition::kParallel || (sc.kind == Composition::kClaimedParallel && !conservative);
   for (ScopeId c : sc.children) {
-    const double v = compose(c, conservative);
+    const double v = walk(c, conservative, own);
     children = by_max ? std::max(children, v) : children + v;
   }
-  return sc.own + children;
+  return own(sc) + children;
+}
+
+double PrivacyLedger::compose(ScopeId s, bool conservative) const {
+  return walk(s, conservative, [](const Scope& sc) { return sc.own; });
 }
 
 double PrivacyLedger::compose_rho(ScopeId s, bool conservative, bool with_pure) const {
-  const Scope& sc = scopes_[static_cast<std::size_t>(s)];
-  double children = 0.0;
-  const bool by_max = sc.kind == Composition::kParallel || (sc.kind == Composition::kClaimedParallel && !conservative);
-  for (ScopeId c : sc.children) {
-    const double v = compose_rho(c, conservative, with_pure);
-    children = by_max ? std::max(children, v) : children + v;
-  }
-  return sc.own_rho + (with_pure ? sc.own_sq : 0.0) + children;
+  return walk(s, conservative, [with_pure](const Scope& sc) { return sc.own_rho + (with_pure ? sc.own_sq : 0.0); });
 }
 
 // Renyi divergence bound of order alpha: own pure charges min(E, alpha S), own zCDP alpha rho.
 double PrivacyLedger::compose_rdp(ScopeId s, bool conservative, double alpha) const {
-  const Scope& sc = scopes_[static_cast<std::size_t>(s)];
-  double children = 0.0;
-  const bool by_max = sc.kind == Composition::kParallel || (sc.kind == Composition::kClaimedParallel && !conservative);
-  for (ScopeId c : sc.children) {
-    const double v = compose_rdp(c, conservative, alpha);
-    children = by_max ? std::max(children, v) : children + v;
-  }
-  return std::min(sc.own, alpha * sc.own_sq) + alpha * sc.own_rho + children;
+  return walk(s, conservative,
+              [alpha](const Scope& sc) { return std::min(sc.own, alpha * sc.own_sq) + alpha * sc.own_rho; });
 }
 
 double PrivacyLedger::compose_approx(ScopeId s, bool conservative, bool delta) const {
-  const Scope& sc = scopes_[static_cast<std::size_t>(s)];
-  double children = 0.0;
-  const bool by_max = sc.kind == Composition::kParallel || (sc.kind == Composition::kClaimedParallel && !conservative);
-  for (ScopeId c : sc.children) {
-    const double v = compose_approx(c, conservative, delta);
-    children = by_max ? std::max(children, v) : children + v;
-  }
-  return (delta ? sc.own_approx_delta : sc.own_approx_eps) + children;
+  return walk(s, conservative, [delta](const Scope& sc) { return delta ? sc.own_approx_delta : sc.own_approx_eps; });
 }
 
 double PrivacyLedger::approx_epsilon(ScopeId scope, bool conservative) const {
@@ -239,14 +216,12 @@ double PrivacyLedger::epsilon_without_approx(double delta, bool conservative) co
 }
 
 double PrivacyLedger::spent(ScopeId scope) const {
-  if (scope < 0 || static_cast<std::size_t>(scope) >= scopes_.size())
-    fail("PrivacyLedger::spent: scope ", scope, " does not exist (", scopes_.size(), " scopes open)");
+  check_scope(scope, "spent");
   return compose(scope, false);
 }
 
 double PrivacyLedger::spent_conservative(ScopeId scope) const {
-  if (scope < 0 || static_cast<std::size_t>(scope) >= scopes_.size())
-    fail("PrivacyLedger::spent_conservative: scope ", scope, " does not exist (", scopes_.size(), " scopes open)");
+  check_scope(scope, "spent_conservative");
   return compose(scope, true);
 }
 
@@ -306,8 +281,7 @@ std::string PrivacyLedger::summary() const {
 }
 
 std::string PrivacyLedger::describe_scope(ScopeId s) const {
-  if (s < 0 || static_cast<std::size_t>(s) >= scopes_.size())
-    fail("PrivacyLedger::describe_scope: scope ", s, " does not exist (", scopes_.size(), " scopes open)");
+  check_scope(s, "describe_scope");
   const Scope& sc = scopes_[static_cast<std::size_t>(s)];
   std::ostringstream os;
   os.precision(10);

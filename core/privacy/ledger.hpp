@@ -31,6 +31,8 @@
 // ledger that holds any cannot pass the pure check. Ledgers without such charges are unchanged.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 #include <functional>
 #include <string>
 #include <vector>
@@ -131,6 +133,8 @@ class PrivacyLedger {
     double own_approx_delta = 0.0;  // and deltas
     std::vector<ScopeId> children;
   };
+  template <class Own>
+  double walk(ScopeId s, bool conservative, const Own& own) const;
   double compose(ScopeId s, bool conservative) const;
   double compose_rho(ScopeId s, bool conservative, bool with_pure) const;
   double compose_rdp(ScopeId s, bool conservative, double alpha) const;
@@ -152,6 +156,9 @@ class PrivacyLedger {
   std::size_t n_zcdp_ = 0;
   std::size_t n_approx_ = 0;
   Tally& tally(const char* name);
+  Scope& charge_target(ScopeId scope, const char* fn, const char* name,
+                       std::initializer_list<std::pair<const char*, double>> amounts);
+  Tally& count_charge(const char* name, bool certified);
   bool certified_ = true;
 };
 
