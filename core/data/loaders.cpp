@@ -15,10 +15,7 @@ namespace dpf {
 
 namespace {
 
-bool is_gzip(const std::string& bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
-         static_cast<unsigned char>(bytes[1]) == 0x8b;
-}
+bool is_gzip(std::string_view bytes) { return bytes.size() >= 2 && bytes.substr(0, 2) == "\x1f\x8b"; }
 
 // Inflates every gzip member in turn (concatenated members are legal gzip).
 std::string gunzip(const std::string& in, const std::string& path) {
@@ -352,6 +349,11 @@ RawTable parse_libsvm(const std::string& text, const TableFormat& fmt, const std
 
 }  // namespace
 
+std::string gunzip_if_gzip(std::string bytes, const std::string& path) {
+  if (is_gzip(bytes)) return gunzip(bytes, path);
+  return bytes;
+}
+
 std::string read_file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("cannot open ", path);
@@ -364,13 +366,7 @@ std::string read_file_bytes(const std::string& path) {
     in.read(bytes.data(), size);
   }
   if (!in && !in.eof()) fail("error reading ", path);
-  if (is_gzip(bytes)) return gunzip(bytes, path);
-  return bytes;
-}
-
-std::string gunzip_if_gzip(std::string bytes, const std::string& path) {
-  if (is_gzip(bytes)) return gunzip(bytes, path);
-  return bytes;
+  return gunzip_if_gzip(std::move(bytes), path);
 }
 
 RawTable parse_table(const std::string& text, const TableFormat& format, const std::string& source) {
