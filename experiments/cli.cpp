@@ -117,7 +117,9 @@ void list_experiments() {
   std::vector<std::string> files;
   if (fs::exists(root))
     for (const auto& e : fs::recursive_directory_iterator(root))
-      if (e.path().extension() == ".yaml" && e.path().filename() != "published.yaml")
+      // configs/audit holds the audit's pair and matrix files (dpforest audit), not experiments.
+      if (e.path().extension() == ".yaml" && e.path().filename() != "published.yaml" &&
+          e.path().parent_path().filename() != "audit")
         files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
