@@ -1,6 +1,7 @@
 #include "algorithms/matrix_rf/forest.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "core/util/error.hpp"
@@ -14,7 +15,31 @@ Discretiser::Discretiser(const Schema& schema, const std::string& cutoffs) {
   sizes_.assign(f, 0);
   cuts_.assign(f, {});
   std::vector<bool> given(f, false);
-  std::string spec = cutoffs;
+  // "equal-width:K": every numeric feature gets the K - 1 interior cut-offs of K equal-width bins of
+  // its public domain [lo, hi] (a data-independent rule for datasets the paper gives no cut-offs for,
+  // e.g. the leaderboard, configs/benchmark; the paper's own cut-offs are per dataset, spec §5.1).
+  const std::string kEqualWidth = "equal-width:";
+  if (cutoffs.rfind(kEqualWidth, 0) == 0) {
+    const std::string k_text = cutoffs.substr(kEqualWidth.size());
+    int k = 0;
+    try {
+      std::size_t used = 0;
+      k = std::stoi(k_text, &used);
+      if (used != k_text.size()) k = 0;
+    } catch (const std::exception&) {
+      k = 0;
+    }
+    require(k >= 2 && k <= 64, "matrix-rf: parameter cutoffs: '", cutoffs, "': K of equal-width:K must be an integer in [2, 64]");
+    for (std::size_t i = 0; i < f; ++i) {
+      const Feature& ft = schema.features[i];
+      if (ft.kind != FeatureKind::kNumeric) continue;
+      require(std::isfinite(ft.lo) && std::isfinite(ft.hi) && ft.lo < ft.hi, "matrix-rf: cutoffs equal-width: feature '",
+              ft.name, "' has no finite public domain [lo, hi]");
+      for (int j = 1; j < k; ++j) cuts_[i].push_back(ft.lo + (ft.hi - ft.lo) * j / k);
+      given[i] = true;
+    }
+  }
+  std::string spec = cutoffs.rfind(kEqualWidth, 0) == 0 ? std::string() : cutoffs;
   std::replace(spec.begin(), spec.end(), ';', ' ');
   std::stringstream ss(spec);
   std::string item;

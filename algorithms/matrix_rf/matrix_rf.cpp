@@ -70,7 +70,7 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
     a.params.push_back({"ensemble_features", ParamType::kInt, "0", 0, 100000, false, {},
                         "d̄, features per ensemble (0: all features)"});
     a.params.push_back({"cutoffs", ParamType::kString, "", 0, 0, false, {},
-                        "right-closed cut-offs of numeric features, \"name=c1/c2;...\" (spec §5.1)"});
+                        "right-closed cut-offs of numeric features, \"name=c1/c2;...\" (spec §5.1), or \"equal-width:K\": K equal-width bins of every numeric feature's public domain (a data-independent rule; configs/benchmark)"});
     a.params.push_back({"per_dataset", ParamType::kString, "", 0, 0, false, {},
                         "per-dataset settings \"car{max_depth=4, n_trees=128} iris{...}\" (keys n_trees, max_depth, "
                         "n_ensembles, ensemble_features, cutoffs, p); rows report the effective values"});

@@ -113,4 +113,23 @@ TEST_SUITE("unit") {
     CHECK_THROWS_AS(Discretiser(s, "c=1/2"), Error);
     CHECK_THROWS_AS(Discretiser(s, "y=1"), Error);
   }
+
+  TEST_CASE("Discretiser: equal-width:K cuts every numeric public domain into K bins, data-independently") {
+    Schema s;
+    s.features = {{"x", FeatureKind::kNumeric, 0, 10, {}}, {"c", FeatureKind::kCategorical, 0, 0, {"a", "b", "c"}}};
+    s.target.classes = {"0", "1"};
+    Dataset d("t", s);
+    for (double v : {0.0, 2.5, 2.6, 5.0, 7.4, 10.0}) {
+      double row[2] = {v, 1};
+      d.add_row(row, 0);
+    }
+    Discretiser disc(s, "equal-width:4");  // cut-offs 2.5 / 5 / 7.5, right-closed
+    CHECK(disc.size(0) == 4);
+    CHECK(disc.size(1) == 3);
+    std::vector<int> codes = disc.encode(d, all_rows(6));
+    CHECK(codes == std::vector<int>{0, 1, 0, 1, 1, 1, 1, 1, 2, 1, 3, 1});
+    CHECK_THROWS_AS(Discretiser(s, "equal-width:1"), Error);
+    CHECK_THROWS_AS(Discretiser(s, "equal-width:4x"), Error);
+    CHECK_THROWS_AS(Discretiser(s, "equal-width:"), Error);
+  }
 }
