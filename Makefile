@@ -4,6 +4,7 @@
 #   make reproduce-figure-N PAPER=<id>     run configs/<id>/figure-N.yaml and draw the figure
 #   make reproduce-table-N PAPER=<id>      run configs/<id>/table-N.yaml and render the table
 #   make reproduce PAPER=<id>              every figure and table of one paper
+#   make reproduce-benchmark               the leaderboard: every private forest, one protocol (configs/benchmark)
 #   make check-published [PAPER=<id>]      published numbers vs our results
 #   make test-sanitize                     the whole ctest suite (and the corpus) under ASan + UBSan (build-asan)
 #   make audit                             statistical privacy audit of every private algorithm (results/audit)
@@ -22,7 +23,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 
-.PHONY: all build tool deps test test-sanitize reproduce check-published audit bench datasets list fuzz clean
+.PHONY: all build tool deps test test-sanitize reproduce reproduce-benchmark check-published audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
@@ -66,6 +67,15 @@ reproduce: tool
 	  [ -f "$$c" ] || continue; n=$$(basename $$c .yaml); \
 	  case $$n in figure-*) $(MAKE) --no-print-directory reproduce-$$n PAPER=$(PAPER);; \
 	              table-*) $(MAKE) --no-print-directory reproduce-$$n PAPER=$(PAPER);; esac; done
+
+# The leaderboard (configs/benchmark, issue 16): three configs on shared folds, then the ranks, Friedman /
+# Nemenyi critical-difference diagrams, accuracy-vs-epsilon panels, wins/ties/losses against the best
+# non-private forest and fit times (results/benchmark/leaderboard/). Resumable: finished cells are kept.
+BENCHMARK_CONFIGS := classification binary regression
+reproduce-benchmark: tool
+	@set -e; for c in $(BENCHMARK_CONFIGS); do \
+	  $(DPF) run configs/benchmark/$$c.yaml --threads $(THREADS) --results $(RESULTS); done
+	$(PY) plots/benchmark/leaderboard.py $(foreach c,$(BENCHMARK_CONFIGS),$(RESULTS)/benchmark/$(c))
 
 check-published: tool
 	@set -e; for f in $(if $(filter command line,$(origin PAPER)),configs/$(PAPER)/published.yaml,configs/*/published.yaml); do \

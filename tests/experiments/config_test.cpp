@@ -266,7 +266,8 @@ algorithms:
           o.results_root = empty.str();
           PublishedCheckReport rep;
           CHECK_NOTHROW(rep = check_published(f.path().string(), o));
-          CHECK(rep.numbers > 0);
+          // A paper whose printed numbers cannot be verified (lumberjack.md §5) records claims only.
+          CHECK(rep.numbers + rep.claims > 0);
           CHECK(rep.no_data == rep.numbers);
           ++published;
         } else {
