@@ -190,6 +190,15 @@ def block_complete(values, expected):
     return bool(expected) and expected <= present if expected else bool(present)
 
 
+def fmt_p(p):
+    return "< 1e-16" if p == 0 else f"{p:.2g}"
+
+
+def p_is(p):
+    """'= 0.0012' or '< 1e-16' (a p-value that underflows to 0)."""
+    return "< 1e-16" if p == 0 else f"= {p:.2g}"
+
+
 def fmt_eps(e):
     return "non-private" if e is None else f"{e:g}"
 
@@ -451,7 +460,7 @@ def cd_diagram(entry, outdir):
         y = -0.12 - 0.15 * c
         ax.plot([rks[i] - 0.03, rks[j] + 0.03], [y, y], color="black", lw=3.5, solid_capstyle="round")
     fr = entry["friedman"]
-    sub = (f"Friedman χ²={fr[0]:.2f} (p={fr[1]:.2g}), Iman-Davenport F={fr[2]:.2f} (p={fr[3]:.2g})"
+    sub = (f"Friedman χ²={fr[0]:.2f} (p {p_is(fr[1])}), Iman-Davenport F={fr[2]:.2f} (p {p_is(fr[3])})"
            if fr else "too few datasets for the Friedman test")
     ax.set_title(f"{entry['task']}, {entry['scope']} datasets (N={len(entry['datasets'])}), ε = {entry['eps']:g}: "
                  f"mean rank, 1 = best\n{sub}; Nemenyi α={ALPHA}", fontsize=10)
@@ -462,25 +471,28 @@ STYLE_MARKERS = "os^vD<>pPX*h"
 
 
 def label_styles(labels):
-    cmap = plt.get_cmap("tab20")
+    """One style per label, the same in every figure: the ten tab10 colours first, then the light tab20 ones,
+    each with its own marker; published labels dashed with an x."""
+    tab10, tab20 = plt.get_cmap("tab10"), plt.get_cmap("tab20")
+    colors = [tab10(i) for i in range(10)] + [tab20(2 * i + 1) for i in range(10)]
     out = {}
-    for i, lab in enumerate(labels):
+    for i, lab in enumerate(sorted(labels)):
         g = group_of(lab)
-        st = {"color": cmap(i % 20), "marker": STYLE_MARKERS[i % len(STYLE_MARKERS)], "markersize": 4, "lw": 1.2}
+        st = {"color": colors[i % 20], "marker": STYLE_MARKERS[i % len(STYLE_MARKERS)], "markersize": 4,
+              "lw": 1.2}
         if g == "published":
             st.update(ls="--", marker="x", lw=1.0)
         out[lab] = st
     return out
 
 
-def panels(data, task, outdir):
+def panels(data, task, outdir, styles):
     dss = datasets_of(data, task)
     eps = epsilons_of(data, task)
     if not dss or not eps:
         return None
     labs = labels_of(data, task, "dp") + labels_of(data, task, "published")
     refs = labels_of(data, task, "non-private")
-    styles = label_styles(labs)
     ncol = min(4, len(dss))
     nrow = math.ceil(len(dss) / ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol, 2.9 * nrow), squeeze=False)
@@ -516,17 +528,19 @@ def panels(data, task, outdir):
         ax.axis("off")
     for ax in axes[:, 0]:
         ax.set_ylabel(name, fontsize=8)
-    for ax in axes[-1, :]:
-        ax.set_xlabel("ε", fontsize=8)
-    fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=4, fontsize=8,
-               bbox_to_anchor=(0.5, -0.02 - 0.022 * math.ceil(len(handles) / 4)), frameon=False)
+    for c in range(ncol):  # the lowest panel of each column carries the x label
+        last = max(r for r in range(nrow) if r * ncol + c < len(dss))
+        axes[last, c].set_xlabel("ε", fontsize=8)
     fig.suptitle(f"{task}: {name} against ε, mean over folds ± standard error; dashed × = published, not DP; "
                  f"black = non-private", fontsize=10)
-    fig.tight_layout()
+    rank = {"published": 1, "non-private": 2}  # legend: DP (short names), then published, then non-private
+    names = sorted(handles, key=lambda h: (rank.get(group_of(h), 0), h))
+    fig.tight_layout(rect=(0, (0.17 * math.ceil(len(names) / 4) + 0.15) / (2.9 * nrow), 1, 1))
+    fig.legend([handles[h] for h in names], names, loc="lower center", ncol=4, fontsize=8, frameon=False)
     return savefig(fig, outdir, f"panels-{task}")
 
 
-def headline_figure(ranks, outdir):
+def headline_figure(ranks, outdir, styles):
     groups = defaultdict(list)
     for e in ranks:
         if e["mean_rank"]:
@@ -538,7 +552,6 @@ def headline_figure(ranks, outdir):
     for ax, key in zip(axes[0], keys):
         entries = sorted(groups[key], key=lambda e: e["eps"])
         labs = sorted({lab for e in entries for lab in e["labels"]})
-        styles = label_styles(labs)
         for j, lab in enumerate(labs):
             xs, ys, cds = [], [], []
             for e in entries:
@@ -659,8 +672,9 @@ def main():
     for e in ranks:
         if len(e["labels"]) >= 2:
             cd_pngs[(e["task"], e["scope"], e["eps"])] = cd_diagram(e, outdir)
-    panel_pngs = {t: panels(data, t, outdir) for t in tasks(data)}
-    headline = headline_figure(ranks, outdir)
+    styles = label_styles({k[2] for k in data.expected})
+    panel_pngs = {t: panels(data, t, outdir, styles) for t in tasks(data)}
+    headline = headline_figure(ranks, outdir, styles)
 
     per_ds = wins_ties_losses(data)
     with open(os.path.join(outdir, "wtl-datasets.csv"), "w", newline="") as f:
@@ -716,7 +730,7 @@ def main():
         best = e["mean_rank"][order[0]]
         top = [i for i in order if math.isnan(e["cd"]) or e["mean_rank"][i] - best < e["cd"]]
         fr = e["friedman"]
-        sig = ("" if not fr else (f"; Friedman p = {fr[1]:.2g}, Iman-Davenport p = {fr[3]:.2g}" +
+        sig = ("" if not fr else (f"; Friedman p {p_is(fr[1])}, Iman-Davenport p {p_is(fr[3])}" +
                                   ("" if fr[3] < ALPHA else " (not significant: no ranking is supported)")))
         md.append(f"- {e['task']}, {e['scope']} datasets (N={len(e['datasets'])}, k={len(e['labels'])}), "
                   f"ε={e['eps']:g}: best **{short_name(e['labels'][order[0]])}** (mean rank {best:.2f}); "
@@ -763,7 +777,7 @@ def main():
                                                 else "—" for e in es])
             trs.append(["k / CD"] + [f"{len(e['labels'])} / {e['cd']:.2f}" for e in es])
             trs.append(["Friedman p / Iman-Davenport p"] +
-                       [f"{e['friedman'][1]:.2g} / {e['friedman'][3]:.2g}" if e["friedman"] else "—" for e in es])
+                       [f"{fmt_p(e['friedman'][1])} / {fmt_p(e['friedman'][3])}" if e["friedman"] else "—" for e in es])
             md += md_table(["algorithm"] + [f"ε={e['eps']:g}" for e in es], trs) + [""]
             excl = defaultdict(list)
             for e in es:
