@@ -7,14 +7,16 @@ usage: leaderboard.py RESULTS_DIR [RESULTS_DIR ...]
 Each RESULTS_DIR holds a results.csv from `dpforest run` (and, optionally, cells/*.error files of failed
 cells). Outputs go to <parent of the first RESULTS_DIR>/leaderboard/ (e.g. results/benchmark/leaderboard/):
 leaderboard.md, headline.png/.svg, cd-<task>-<scope>-eps<e>.png/.svg, panels-<task>.png/.svg,
-wtl.md/.csv (per dataset: wtl-datasets.csv), fit-time.md/.csv/.png, ranks.csv, completeness.csv and
+wtl.md/.csv (per dataset: wtl-datasets.csv), fit-time.md/.csv/.png, ranks.csv, completeness.csv,
+incomplete.md and
 summary.csv (mean, sd, n per task, dataset, label and epsilon).
 
 Groups come from the label's last bracket: "[DP]" or "[DP, ...]" are private and ranked; "[published]" are
 published mechanisms that are not DP (shown dashed and marked, never ranked); "[non-private]" are the reference
 forests. Ranks (1 = best; accuracy higher-better, mse lower-better; ties averaged) are taken over the
 per-dataset means, per epsilon, on complete blocks only: an algorithm enters a ranking only if every dataset
-of the scope has all its expected (repetition, fold) results. Expected = within each RESULTS_DIR, every
+of the scope has all its expected (repetition, fold) results; a dataset on which no DP algorithm is complete
+is left out of the scope instead (and named in the report). Expected = within each RESULTS_DIR, every
 (label, dataset, epsilon) seen in its rows or its failed cells, times the (repetition, fold) pairs seen there.
 Scopes: "all" (every dataset of the task) and, for classification, "binary" (the datasets whose rows report an
 AUC, i.e. two classes; binary-only algorithms enter here)."""
@@ -263,6 +265,12 @@ def read_dirs(dirs):
                 data.fit[lab].append((float(fs), nt))
             if task == "classification" and r.get("auc", "") not in ("", "nan"):
                 data.binary.add(ds)
+        # A failed cell's task is its dataset's; for a dataset with no rows anywhere, the directory's task.
+        tally = defaultdict(int)
+        for r in rows:
+            tally[r["task"]] += 1
+        dir_task = max(tally, key=tally.get) if tally else (
+            "regression" if "regression" in os.path.basename(d) else "classification")
         for e in errors:
             with open(e) as f:
                 lines = f.read().splitlines()
@@ -273,7 +281,7 @@ def read_dirs(dirs):
             lab, ds = parts[2], parts[4]
             m = re.search(r"(?:^|;)epsilon=([^;]*)", parts[6])
             eps = parse_eps(m.group(1)) if m else None
-            task = data.task_of.get(ds, "classification" if "regression" not in d else "regression")
+            task = data.task_of.get(ds, dir_task)
             reason = lines[1].strip() if len(lines) > 1 else "(no reason given)"
             data.failures[(ds, lab, eps)] = reason
             combos[task].add((lab, ds, eps))
@@ -757,7 +765,9 @@ def main():
            "- W/T/L: each algorithm against the better (by mean) of the non-private forests per dataset, "
            "two-sided Wilcoxon signed-rank over the common (repetition, fold) pairs at p < 0.05; with fewer than "
            "6 pairs no test can reach 0.05, so everything is a tie.",
-           "- Binary scope: classification datasets whose rows report an AUC (two classes)."]
+           "- Binary scope: classification datasets whose rows report an AUC (two classes).",
+           "- Fit times are per fit, over every ε and fold the algorithm ran; an algorithm that ran only on some "
+           "datasets has a median from those, so compare within the size-class columns."]
     if statuses:
         md.append("- Privacy status check: these [DP] labels have rows whose privacy_status is not a DP label: "
                   + "; ".join(f"{lab}: {sorted(s)}" for lab, s in sorted(statuses.items())))
@@ -798,17 +808,39 @@ def main():
     md += wtl_md
     md += ["## Fit time", ""] + time_md + [""] + ([f"![fit time]({time_png})", ""] if time_png else [])
     md += ["## Incomplete blocks", ""]
+    detail = ["# Incomplete blocks (every reason)", ""]
     if incomplete:
+        # leaderboard.md: one line per algorithm (its commonest reason); incomplete.md: every reason.
         agg = defaultdict(list)
+        per_label = defaultdict(list)
         for r in incomplete:
             agg[(r["task"], r["label"], r["reason"])].append(f"{r['dataset']} ε={r['epsilon']} "
                                                              f"({r['present_folds']}/{r['expected_folds']})")
-        md += md_table(["task", "algorithm", "reason", "blocks (present/expected folds)"],
-                       [[t, lab, reason.replace("|", "/"), f"{len(v)}: " + ", ".join(v)]
-                        for (t, lab, reason), v in sorted(agg.items())])
+            per_label[(r["task"], r["label"])].append(r)
+        detail += md_table(["task", "algorithm", "reason", "blocks (present/expected folds)"],
+                           [[t, lab, reason.replace("|", "/"), f"{len(v)}: " + ", ".join(v)]
+                            for (t, lab, reason), v in sorted(agg.items())])
+        rows_md = []
+        for (t, lab), rs in sorted(per_label.items()):
+            total = [c for c in comp if (c["task"], c["label"]) == (t, lab)]
+            reasons = defaultdict(int)
+            for r in rs:
+                reasons[r["reason"]] += 1
+            top = max(reasons, key=reasons.get)
+            top = (top[:140] + "…") if len(top) > 140 else top
+            more = f" (+{len(reasons) - 1} other reasons)" if len(reasons) > 1 else ""
+            rows_md.append([t, lab, f"{len(rs)} of {len(total)}",
+                            f"{sum(c['present_folds'] for c in total)}/{sum(c['expected_folds'] for c in total)}",
+                            f"{reasons[max(reasons, key=reasons.get)]}× {top.replace('|', '/')}{more}"])
+        md += md_table(["task", "algorithm", "incomplete blocks", "folds present/expected", "commonest reason"],
+                       rows_md)
+        md += ["", "Every block and reason: `incomplete.md`, `completeness.csv`."]
     else:
         md.append("none: every expected block is complete.")
+        detail.append("none")
     md.append("")
+    with open(os.path.join(outdir, "incomplete.md"), "w") as f:
+        f.write("\n".join(detail) + "\n")
     with open(os.path.join(outdir, "leaderboard.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print(f"wrote {os.path.join(outdir, 'leaderboard.md')}")
