@@ -229,8 +229,12 @@ def test_end_to_end():
         check(min(reg, key=reg.get) == "RegGood [DP]", "regression ranks lower MSE first")
         with open(os.path.join(out, "leaderboard.md")) as f:
             md = f.read()
-        check("synthetic failure for the self test" in md and "multi-e" in md, "failed cell reported with reason")
-        check("(80/100)" in md, "partial block reported with its fold counts")
+        check("| classification | Flaky [DP] | 2 of 30 | 2880/3000 |" in md, "leaderboard.md: Flaky's incomplete blocks")
+        with open(os.path.join(out, "incomplete.md")) as f:
+            detail = f.read()
+        check("synthetic failure for the self test" in detail and "multi-e ε=0.3 (0/100)" in detail,
+              "incomplete.md: failed cell with its reason")
+        check("bin-b ε=0.1 (80/100)" in detail, "incomplete.md: partial block with its fold counts")
         with open(os.path.join(out, "wtl.csv")) as f:
             wtl = {(r["task"], r["label"], r["epsilon"]): r for r in csv.DictReader(f)}
         g = wtl[("classification", "Bad [DP]", "1")]
