@@ -483,9 +483,12 @@ def label_styles(labels):
     each with its own marker; published labels dashed with an x."""
     tab10, tab20 = plt.get_cmap("tab10"), plt.get_cmap("tab20")
     colors = [tab10(i) for i in range(10)] + [tab20(2 * i + 1) for i in range(10)]
+    # A DP algorithm and its published variant share a colour (the published one is dashed).
+    bases = sorted({short_name(lab) for lab in labels if group_of(lab) != "non-private"})
     out = {}
-    for i, lab in enumerate(sorted(labels)):
+    for lab in sorted(labels):
         g = group_of(lab)
+        i = bases.index(short_name(lab)) if short_name(lab) in bases else 0
         st = {"color": colors[i % 20], "marker": STYLE_MARKERS[i % len(STYLE_MARKERS)], "markersize": 4,
               "lw": 1.2}
         if g == "published":
@@ -556,7 +559,10 @@ def headline_figure(ranks, outdir, styles):
     if not groups:
         return None
     keys = sorted(groups)
-    fig, axes = plt.subplots(1, len(keys), figsize=(6.5 * len(keys), 4.8), squeeze=False)
+    handles = {}
+    nlab = len({lab for es in groups.values() for e in es for lab in e["labels"]})
+    fig, axes = plt.subplots(1, len(keys), figsize=(6.5 * len(keys), 4.8 + 0.2 * math.ceil(nlab / 6)),
+                             squeeze=False)
     for ax, key in zip(axes[0], keys):
         entries = sorted(groups[key], key=lambda e: e["eps"])
         labs = sorted({lab for e in entries for lab in e["labels"]})
@@ -580,10 +586,15 @@ def headline_figure(ranks, outdir, styles):
         n = max(len(e["datasets"]) for e in entries)
         ax.set_title(f"{key[0]}, {key[1]} datasets (N={n})", fontsize=10)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7, ncol=2, loc="best")
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
     fig.suptitle("DP forests: mean rank over datasets per ε; bars ± CD/2 (Nemenyi, α=0.05): "
                  "non-overlapping bars differ significantly", fontsize=10)
-    fig.tight_layout()
+    ncol = 6 if len(keys) > 1 else 3
+    rows = math.ceil(len(handles) / ncol)
+    fig.tight_layout(rect=(0, (0.2 * rows + 0.1) / fig.get_figheight(), 1, 1))
+    fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=ncol, fontsize=8,
+               frameon=False)
     return savefig(fig, outdir, "headline")
 
 
