@@ -397,7 +397,7 @@ def wins_ties_losses(data):
             if not cands:
                 continue
             best = max(cands)[1] if higher else min(cands)[1]
-            ref = data.values[(task, ds, best, None)]
+            ref = {k: v for k, v in data.values[(task, ds, best, None)].items() if not math.isnan(v)}
             for eps in epsilons_of(data, task):
                 for lab in labels_of(data, task, "dp") + labels_of(data, task, "published"):
                     vals = data.values.get((task, ds, lab, eps))
