@@ -202,6 +202,31 @@ def test_complete():
     check(lacking == {"B": ["d2"], "C": ["d2"], "D": ["d1", "d2"]}, "and reported per dataset")
 
 
+def test_scope_rules():
+    """A dataset on which no DP algorithm is complete leaves the scope (named); duplicate rows count once."""
+    data = lb.Data()
+    pairs = {(0, f) for f in range(3)}
+    for ds, vals in (("d1", (0.9, 0.8)), ("d2", (0.7, 0.75)), ("d3", None)):
+        for lab, v in zip(("A [DP]", "B [DP]"), vals or (None, None)):
+            data.expected[("classification", ds, lab, 1.0)] = set(pairs)
+            if v is not None:
+                data.values[("classification", ds, lab, 1.0)] = {p: v for p in pairs}
+    (e,) = lb.rankings(data)
+    check(e["dropped"] == ["d3"] and e["datasets"] == ["d1", "d2"] and e["labels"] == ["A [DP]", "B [DP]"],
+          "a dataset with no complete DP block is left out of the scope and named")
+    check(e["mean_rank"] == [1.5, 1.5], "ranks over the remaining datasets")
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "results.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["label", "dataset", "task", "epsilon", "repetition", "fold", "accuracy"])
+            w.writeheader()
+            for _ in range(2):
+                w.writerow({"label": "A [DP]", "dataset": "d", "task": "classification", "epsilon": "1",
+                            "repetition": 0, "fold": 0, "accuracy": 0.5})
+        d = lb.read_dirs([tmp])
+        check(d.duplicates == 1 and len(d.values[("classification", "d", "A [DP]", 1.0)]) == 1,
+              "a duplicate (label, dataset, epsilon, repetition, fold) row is counted once and reported")
+
+
 def test_end_to_end():
     script = os.path.join(HERE, "leaderboard.py")
     with tempfile.TemporaryDirectory() as tmp:
@@ -252,7 +277,7 @@ def main():
         for d in make_sample(sys.argv[2]):
             print("wrote " + os.path.join(d, "results.csv"))
         return
-    for t in (test_labels, test_ranks, test_friedman, test_cd, test_wtl, test_complete, test_end_to_end):
+    for t in (test_labels, test_ranks, test_friedman, test_cd, test_wtl, test_complete, test_scope_rules, test_end_to_end):
         print(f"-- {t.__name__}")
         t()
     print(f"{len(FAILURES)} failure(s)" if FAILURES else "all checks passed")
