@@ -1,0 +1,288 @@
+#!/usr/bin/python3
+"""Self test of plots/benchmark/leaderboard.py, no pytest needed:
+
+    /usr/bin/python3 plots/benchmark/test_leaderboard.py            # run the checks
+    /usr/bin/python3 plots/benchmark/test_leaderboard.py --make-sample DIR
+        # write the synthetic 10 x 10-fold sample (DIR/classification, DIR/binary, DIR/regression) and stop
+
+The statistics are checked against hand-computed values (Demšar 2006's worked example) and scipy; the whole
+script runs end to end on the synthetic sample, which has a clear winner, a binary-only algorithm, a failed
+cell and a block with missing folds."""
+import csv
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import leaderboard as lb  # noqa: E402
+
+EPS = [0.1, 0.3, 1, 3, 10]
+FIELDS = ["paper", "experiment", "label", "algorithm", "dataset", "task", "epsilon", "repetition", "fold",
+          "n_train", "accuracy", "auc", "mse", "fit_seconds", "predict_seconds", "privacy_status", "epsilon_spent",
+          "delta_spent"]
+FAILURES = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        FAILURES.append(what)
+
+
+def close(a, b, tol):
+    return abs(a - b) <= tol
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The synthetic sample
+
+def make_sample(root, seed=7):
+    """classification/ (6 datasets, 4 binary), binary/ (a binary-only algorithm), regression/ (3 datasets);
+    10 x 10 folds, epsilon in EPS. "Good [DP]" wins everywhere; "Flaky [DP]" misses folds on one dataset at
+    epsilon 0.1 and has a failed cell (cells/*.error) on another at epsilon 0.3."""
+    rng = random.Random(seed)
+    pairs = [(r, f) for r in range(10) for f in range(10)]
+    cls = [("bin-a", 150, True), ("bin-b", 600, True), ("bin-c", 3000, True), ("bin-d", 20000, True),
+           ("multi-e", 800, False), ("multi-f", 12000, False)]
+    reg = [("reg-a", 300), ("reg-b", 5000), ("reg-c", 40000)]
+
+    def write(d, rows):
+        os.makedirs(os.path.join(d, "cells"), exist_ok=True)
+        with open(os.path.join(d, "results.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(rows)
+
+    def row(exp, label, ds, task, eps, pair, n, value, binary=True, fit=0.01):
+        group = lb.group_of(label)
+        return {"paper": "benchmark", "experiment": exp, "label": label, "algorithm": label.split()[0].lower(),
+                "dataset": ds, "task": task, "epsilon": "" if eps is None else f"{eps:g}",
+                "repetition": pair[0], "fold": pair[1], "n_train": n,
+                "accuracy": f"{value:.6f}" if task == "classification" else "",
+                "auc": f"{value:.6f}" if task == "classification" and binary else "",
+                "mse": f"{value:.6f}" if task == "regression" else "",
+                "fit_seconds": f"{fit * rng.uniform(0.8, 1.2) * n / 1000:.6g}", "predict_seconds": "0.001",
+                "privacy_status": {"dp": "epsilon-DP", "published": "published, not epsilon-DP: synthetic",
+                                   "non-private": "non-private"}[group],
+                "epsilon_spent": "" if eps is None else f"{eps:g}", "delta_spent": "0"}
+
+    # DP accuracy = reference - gap(eps) + noise; gap shrinks with epsilon.
+    dp = {"Good [DP]": 0.02, "Mid [DP]": 0.10, "Bad [DP]": 0.25, "Flaky [DP]": 0.12,
+          "Lumberjack [DP, delta 1e-6]": 0.15}
+    rows = []
+    for ds, n, binary in cls:
+        base = rng.uniform(0.75, 0.9)
+        for p in pairs:
+            noise = rng.gauss(0, 0.01)
+            rows.append(row("classification", "Breiman RF [non-private]", ds, "classification", None, p, n,
+                            base + noise, binary, fit=0.5))
+            rows.append(row("classification", "ERT [non-private]", ds, "classification", None, p, n,
+                            base - 0.01 + noise, binary, fit=0.4))
+        for eps in EPS:
+            for lab, gap in list(dp.items()) + [("Leaky [published]", -0.02)]:
+                for p in pairs:
+                    if lab == "Flaky [DP]" and ((ds == "bin-b" and eps == 0.1 and p[0] >= 8) or
+                                                (ds == "multi-e" and eps == 0.3)):
+                        continue
+                    g = gap / (1 + math.log10(eps) + 1) if gap > 0 else gap
+                    rows.append(row("classification", lab, ds, "classification", eps, p, n,
+                                    base - g + rng.gauss(0, 0.015), binary))
+    write(os.path.join(root, "classification"), rows)
+    with open(os.path.join(root, "classification", "cells", "deadbeef00000000.error"), "w") as f:
+        f.write("benchmark|classification|Flaky [DP]|flaky|multi-e|scale=none,domains=registry,bins=0|"
+                "epsilon=0.3;strict=true\nflaky: synthetic failure for the self test\n")
+
+    rows = []
+    for ds, n, binary in cls:
+        if not binary:
+            continue
+        for eps in EPS:
+            for p in pairs:
+                rows.append(row("binary", "BinOnly [DP]", ds, "classification", eps, p, n,
+                                0.8 + rng.gauss(0, 0.02), True))
+    write(os.path.join(root, "binary"), rows)
+
+    rows = []
+    for ds, n in reg:
+        base = rng.uniform(1, 5)
+        for p in pairs:
+            rows.append(row("regression", "Breiman RF [non-private]", ds, "regression", None, p, n,
+                            base * (1 + rng.gauss(0, 0.02)), fit=0.5))
+            rows.append(row("regression", "ERT [non-private]", ds, "regression", None, p, n,
+                            base * (1.02 + rng.gauss(0, 0.02)), fit=0.4))
+        for eps in EPS:
+            for lab, gap in [("RegGood [DP]", 0.1), ("RegBad [DP]", 1.0), ("RegMid [DP]", 0.4)]:
+                for p in pairs:
+                    rows.append(row("regression", lab, ds, "regression", eps, p, n,
+                                    base * (1 + gap / eps ** 0.5 + rng.gauss(0, 0.03))))
+    write(os.path.join(root, "regression"), rows)
+    return [os.path.join(root, d) for d in ("classification", "binary", "regression")]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Checks
+
+def test_labels():
+    check(lb.group_of("DP-ERT [DP]") == "dp", "group: [DP]")
+    check(lb.group_of("Lumberjack [DP, delta 1e-6]") == "dp", "group: [DP, delta 1e-6]")
+    check(lb.group_of("PrivaTree [published]") == "published", "group: [published]")
+    check(lb.group_of("ERT [non-private]") == "non-private", "group: [non-private]")
+    check(lb.group_of("MRF") == "other", "group: no bracket")
+    check(lb.short_name("Lumberjack [DP, delta 1e-6]") == "Lumberjack (δ=1e-6)", "short name keeps delta")
+
+
+def test_ranks():
+    check(lb.rank_row([0.9, 0.8, 0.8, 0.7]) == [1, 2.5, 2.5, 4], "ranks, higher better, tie averaged")
+    check(lb.rank_row([0.9, 0.8, 0.8, 0.7], higher_is_better=False) == [4, 2.5, 2.5, 1], "ranks, lower better")
+    check(lb.rank_row([0.5, 0.5, 0.5]) == [2, 2, 2], "ranks, all tied")
+    mr, _ = lb.mean_ranks([[3, 2, 1], [1, 3, 2]])
+    check(mr == [2.0, 1.5, 2.5], "mean ranks over two datasets")
+
+
+def test_friedman():
+    # Demšar (2006) §3.2.4: four C4.5 variants on 14 data sets, mean ranks 3.143, 2.000, 2.893, 1.964;
+    # chi2_F = 9.28, F_F = 3.69 (critical F(3, 39) = 2.85).
+    chi2, p, ff, pff = lb.friedman_from_mean_ranks([3.143, 2.000, 2.893, 1.964], 14)
+    check(close(chi2, 9.28, 0.02), f"Friedman chi2 of Demšar's example: {chi2:.3f} ~ 9.28")
+    check(close(ff, 3.69, 0.02), f"Iman-Davenport F of Demšar's example: {ff:.3f} ~ 3.69")
+    check(pff < 0.05 < p * 2, f"F significant (p={pff:.3g}), chi2 p={p:.3g}")
+    # Against scipy on a matrix with ties (scipy ranks ascending; the statistic is direction-free).
+    from scipy import stats
+    rng = random.Random(3)
+    matrix = [[round(rng.uniform(0, 1), 1) for _ in range(5)] for _ in range(12)]
+    _, rows = lb.mean_ranks(matrix)
+    chi2, p, _, _ = lb.friedman(rows)
+    ref = stats.friedmanchisquare(*[[r[j] for r in matrix] for j in range(5)])
+    check(close(chi2, ref.statistic, 1e-9) and close(p, ref.pvalue, 1e-9),
+          f"tie-corrected chi2 = scipy.stats.friedmanchisquare ({chi2:.6f} vs {ref.statistic:.6f})")
+    # Without ties the rank-row form equals the mean-rank form.
+    matrix = [[rng.random() for _ in range(4)] for _ in range(9)]
+    mr, rows = lb.mean_ranks(matrix)
+    check(close(lb.friedman(rows)[0], lb.friedman_from_mean_ranks(mr, 9)[0], 1e-9), "both Friedman forms agree")
+
+
+def test_cd():
+    q = lb.q_alpha(4)
+    cd = lb.critical_difference(4, 14)
+    check(close(q, 2.569, 0.001), f"q_0.05(k=4) = {q:.4f} ~ 2.569")
+    check(close(cd, 1.25, 0.005), f"CD(k=4, N=14) = {cd:.4f} ~ 1.25")
+    check(close(lb.q_alpha(10), 3.164, 0.001), "q_0.05(k=10) ~ 3.164 (Demšar Table 5a)")
+    check(lb.cd_cliques([1.0, 1.5, 3.0, 3.2, 5.0], 1.0) == [(0, 1), (2, 3)], "cliques: two pairs")
+    check(lb.cd_cliques([1.0, 1.5, 2.2, 2.9, 3.0], 1.25) == [(0, 2), (2, 4)], "cliques: overlapping, the contained (1, 2) dropped")
+    check(lb.cd_cliques([1.0, 3.0, 5.0], 1.0) == [], "cliques: none")
+
+
+def test_wtl():
+    rng = random.Random(11)
+    ref = {(r, f): 0.8 + rng.gauss(0, 0.01) for r in range(10) for f in range(10)}
+    better = {k: v + 0.05 + rng.gauss(0, 0.01) for k, v in ref.items()}
+    worse = {k: v - 0.05 + rng.gauss(0, 0.01) for k, v in ref.items()}
+    same = {k: v + rng.gauss(0, 0.0001) * (1 if k[1] % 2 else -1) for k, v in ref.items()}
+    check(lb.paired_outcome(better, ref)[0] == "W", "W/T/L: clear winner is W")
+    check(lb.paired_outcome(worse, ref)[0] == "L", "W/T/L: clear loser is L")
+    o, p, n = lb.paired_outcome(same, ref)
+    check(o == "T" and n == 100, f"W/T/L: symmetric noise is T (p={p:.3g})")
+    check(lb.paired_outcome(better, ref, higher_is_better=False)[0] == "L", "W/T/L: lower-better flips")
+    check(lb.paired_outcome(dict(list(better.items())[:5]), ref)[0] == "T", "W/T/L: 5 pairs cannot be significant")
+    check(lb.paired_outcome(ref, ref)[0] == "T", "W/T/L: identical is T")
+
+
+def test_complete():
+    pairs = {(0, f) for f in range(3)}
+    full = {p: 0.5 for p in pairs}
+    blocks = {("d1", "A"): full, ("d2", "A"): full, ("d1", "B"): full, ("d2", "B"): {(0, 0): 0.5, (0, 1): 0.5},
+              ("d1", "C"): full, ("d2", "C"): {(0, 0): 0.5, (0, 1): 0.5, (0, 2): math.nan}}
+    expected = {k: pairs for k in blocks}
+    ok, lacking = lb.complete_algorithms(blocks, expected, ["d1", "d2"], ["A", "B", "C", "D"])
+    check(ok == ["A"], "incomplete blocks excluded (missing fold, NaN fold, no block)")
+    check(lacking == {"B": ["d2"], "C": ["d2"], "D": ["d1", "d2"]}, "and reported per dataset")
+
+
+def test_scope_rules():
+    """A dataset on which no DP algorithm is complete leaves the scope (named); duplicate rows count once."""
+    data = lb.Data()
+    pairs = {(0, f) for f in range(3)}
+    for ds, vals in (("d1", (0.9, 0.8)), ("d2", (0.7, 0.75)), ("d3", None)):
+        for lab, v in zip(("A [DP]", "B [DP]"), vals or (None, None)):
+            data.expected[("classification", ds, lab, 1.0)] = set(pairs)
+            if v is not None:
+                data.values[("classification", ds, lab, 1.0)] = {p: v for p in pairs}
+    (e,) = lb.rankings(data)
+    check(e["dropped"] == ["d3"] and e["datasets"] == ["d1", "d2"] and e["labels"] == ["A [DP]", "B [DP]"],
+          "a dataset with no complete DP block is left out of the scope and named")
+    check(e["mean_rank"] == [1.5, 1.5], "ranks over the remaining datasets")
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "results.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=["label", "dataset", "task", "epsilon", "repetition", "fold", "accuracy"])
+            w.writeheader()
+            for _ in range(2):
+                w.writerow({"label": "A [DP]", "dataset": "d", "task": "classification", "epsilon": "1",
+                            "repetition": 0, "fold": 0, "accuracy": 0.5})
+        d = lb.read_dirs([tmp])
+        check(d.duplicates == 1 and len(d.values[("classification", "d", "A [DP]", 1.0)]) == 1,
+              "a duplicate (label, dataset, epsilon, repetition, fold) row is counted once and reported")
+
+
+def test_end_to_end():
+    script = os.path.join(HERE, "leaderboard.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run([sys.executable, script, os.path.join(tmp, "nothing")], capture_output=True, text=True)
+        check(r.returncode != 0 and "no results table" in r.stderr, "missing results.csv: clear error")
+        dirs = make_sample(os.path.join(tmp, "benchmark"))
+        r = subprocess.run([sys.executable, script] + dirs, capture_output=True, text=True)
+        check(r.returncode == 0, "script runs on the synthetic sample" + ("" if r.returncode == 0 else r.stderr))
+        out = os.path.join(tmp, "benchmark", "leaderboard")
+        with open(os.path.join(out, "ranks.csv")) as f:
+            ranks = list(csv.DictReader(f))
+
+        def labels(task, scope, eps):
+            return {r["label"]: float(r["mean_rank"]) for r in ranks
+                    if (r["task"], r["scope"], r["epsilon"]) == (task, scope, eps)}
+        a1 = labels("classification", "all", "1")
+        check(min(a1, key=a1.get) == "Good [DP]", "Good ranks first (all datasets, eps 1)")
+        check("BinOnly [DP]" not in a1 and "BinOnly [DP]" in labels("classification", "binary", "1"),
+              "binary-only algorithm ranked on binary datasets only")
+        check("Flaky [DP]" not in labels("classification", "binary", "0.1") and
+              "Flaky [DP]" not in labels("classification", "all", "0.3") and
+              "Flaky [DP]" in labels("classification", "all", "1"), "Flaky excluded where incomplete only")
+        check(not any(lb.group_of(lab) != "dp" for lab in a1), "only DP labels ranked")
+        reg = labels("regression", "all", "1")
+        check(min(reg, key=reg.get) == "RegGood [DP]", "regression ranks lower MSE first")
+        with open(os.path.join(out, "leaderboard.md")) as f:
+            md = f.read()
+        check("| classification | Flaky [DP] | 2 of 30 | 2880/3000 |" in md, "leaderboard.md: Flaky's incomplete blocks")
+        with open(os.path.join(out, "incomplete.md")) as f:
+            detail = f.read()
+        check("synthetic failure for the self test" in detail and "multi-e ε=0.3 (0/100)" in detail,
+              "incomplete.md: failed cell with its reason")
+        check("bin-b ε=0.1 (80/100)" in detail, "incomplete.md: partial block with its fold counts")
+        with open(os.path.join(out, "wtl.csv")) as f:
+            wtl = {(r["task"], r["label"], r["epsilon"]): r for r in csv.DictReader(f)}
+        g = wtl[("classification", "Bad [DP]", "1")]
+        check(g["losses"] == "6" and g["wins"] == "0", "W/T/L: Bad loses on all 6 datasets")
+        g = wtl[("classification", "Leaky [published]", "1")]
+        check(g["wins"] == "6", "W/T/L: the published (better than RF) wins, listed apart")
+        for stem in ("headline", "panels-classification", "panels-regression", "fit-time",
+                     "cd-classification-all-eps1", "cd-classification-binary-eps0.1", "cd-regression-all-eps10"):
+            check(os.path.exists(os.path.join(out, stem + ".png")) and os.path.exists(os.path.join(out, stem + ".svg")),
+                  f"{stem}.png/.svg written")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--make-sample":
+        for d in make_sample(sys.argv[2]):
+            print("wrote " + os.path.join(d, "results.csv"))
+        return
+    for t in (test_labels, test_ranks, test_friedman, test_cd, test_wtl, test_complete, test_scope_rules, test_end_to_end):
+        print(f"-- {t.__name__}")
+        t()
+    print(f"{len(FAILURES)} failure(s)" if FAILURES else "all checks passed")
+    sys.exit(1 if FAILURES else 0)
+
+
+if __name__ == "__main__":
+    main()
