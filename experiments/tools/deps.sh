@@ -9,7 +9,7 @@ for g in "${groups[@]}"; do
   case "$g" in
     build) pkgs+=(cmake g++ make pkg-config zlib1g-dev libboost-program-options-dev libboost-math-dev libeigen3-dev
                   libyaml-cpp-dev doctest-dev librandom123-dev liblbfgspp-dev) ;;
-    plots) pkgs+=(python3 python3-matplotlib) ;;
+    plots) pkgs+=(python3 python3-matplotlib python3-scipy python3-yaml) ;;
     bench) pkgs+=(python3 python3-sklearn python3-numpy r-cran-ranger) ;;
     fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev gzip) ;;  # libFuzzer + sanitizer runtimes, OpenMP for clang
     *) echo "deps.sh: unknown group '$g' (build, plots, bench, fuzz)" >&2; exit 2 ;;
