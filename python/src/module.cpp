@@ -88,8 +88,11 @@ class FittedModel {
   // Classification: (labels int64 [n], scores float64 [n, n_classes]); regression: (values, None).
   py::tuple predict(const Array& x) const {
     const StridedMatrix m = view_2d(x);
+    // Prediction rows are checked against the public domains of the fit. Domains derived from the
+    // training data (on_missing_domain='warn') were never declared, so rows outside them are not
+    // an input error there.
     Schema s = schema_;
-    s.domains_source = "registry";  // prediction rows are checked against the fitted domains
+    if (s.domains_source != "from-data") s.domains_source = "registry";
     Predictions p;
     {
       py::gil_scoped_release release;

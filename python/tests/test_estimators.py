@@ -115,3 +115,15 @@ def test_fortran_and_strided_input_give_the_same_model(binary_data):
     wide[:, ::2] = X
     c = dpforest.DiPriMeClassifier(**kw).fit(wide[:, ::2], y).describe()
     assert a == b == c
+
+
+def test_unfitted_estimators_pickle_and_fitted_ones_refuse(binary_data):
+    import pickle
+
+    X, y = binary_data
+    est = dpforest.DiPriMeClassifier(epsilon=1.0, bounds=(0, 1), classes=[0, 1], random_state=0)
+    again = pickle.loads(pickle.dumps(est))
+    assert again.get_params() == est.get_params()
+    est.fit(X, y)
+    with pytest.raises(TypeError):
+        pickle.dumps(est)
