@@ -33,7 +33,7 @@ PRIVATE = {
                                                                 **public),
     "Smooth-RDF (strict)": lambda eps: dpforest.SmoothRDFClassifier(epsilon=eps, strict=True, domains="public",
                                                                     n_trees=10, **public),
-    "DP-ERT": lambda eps: dpforest.DPERTClassifier(epsilon=eps, n_trees=10, max_depth=6, **public),
+    "DP-ERT (strict)": lambda eps: dpforest.DPERTClassifier(epsilon=eps, strict=True, n_trees=10, max_depth=6, **public),
 }
 
 splits = [train_test_split(X, y, test_size=0.3, random_state=r, stratify=y) for r in range(REPEATS)]
