@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -335,6 +336,8 @@ PYBIND11_MODULE(_core, m) {
     return out;
   });
   m.def("default_threads", &default_threads);
+  // Where the core reads an array's first element (tests check float64 input arrives without a copy).
+  m.def("buffer_address", [](const Array& x) { return reinterpret_cast<std::uintptr_t>(x.data()); });
   m.def("load_dataset", &load, py::arg("spec"));
   m.def("describe", &describe_model, py::arg("algorithm"), py::arg("dataset"), py::arg("params"), py::arg("seed"),
         "the JSON of `dpforest describe`");

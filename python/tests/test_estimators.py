@@ -127,3 +127,31 @@ def test_unfitted_estimators_pickle_and_fitted_ones_refuse(binary_data):
     est.fit(X, y)
     with pytest.raises(TypeError):
         pickle.dumps(est)
+
+
+def test_float64_input_reaches_the_core_without_a_numpy_copy(binary_data, monkeypatch):
+    X, y = binary_data
+    seen = []
+    real_fit = dpforest._core.fit
+
+    def spy(algorithm, params, X_, *rest):
+        seen.append(X_)
+        return real_fit(algorithm, params, X_, *rest)
+
+    monkeypatch.setattr(dpforest._core, "fit", spy)
+    kw = dict(epsilon=1.0, n_trees=2, bounds=(0, 1), classes=[0, 1], random_state=0)
+    for layout in (X, np.asfortranarray(X), np.zeros((200, 6))[:, ::2]):
+        if not layout.any():
+            layout[:] = X
+        dpforest.DiPriMeClassifier(**kw).fit(layout, y)
+        assert seen[-1] is layout or np.shares_memory(seen[-1], layout)
+        # and pybind11 hands the core the same memory (no conversion copy)
+        assert dpforest._core.buffer_address(seen[-1]) == layout.__array_interface__["data"][0]
+
+
+def test_generic_repr_and_cross_validation(binary_data):
+    X, y = binary_data
+    clf = dpforest.Classifier(algorithm="dp-ert", epsilon=1.0, strict=True, n_trees=3, bounds=(0, 1), classes=[0, 1],
+                              random_state=0)
+    assert "epsilon=1.0" in repr(clf) and "dp-ert" in repr(clf)
+    assert cross_val_score(clf, X, y, cv=3).shape == (3,)

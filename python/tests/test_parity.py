@@ -37,3 +37,15 @@ def test_load_dataset_schema(banknote):
     assert d["X"].shape == (1372, 4) and d["task"] == "classification"
     assert len(d["bounds"]) == 4 and all(lo < hi for lo, hi in d["bounds"].values())
     assert np.all(d["X"] >= np.array(d["lo"])) and np.all(d["X"] <= np.array(d["hi"]))
+
+
+def test_regression_fit_equals_cli_describe(cli):
+    d = dpforest.load_dataset("parkinsons-telemonitoring:total")
+    assert d["task"] == "regression"
+    params = {"epsilon": 1.0, "strict": True}
+    est = dpforest.DiPriMeRegressor(bounds=d["bounds"], categories=d["categories_codes"] or None,
+                                    target_bounds=(d["target_lo"], d["target_hi"]), random_state=3, **params)
+    est.fit(d["X"], d["y"])
+    expected = run_cli(cli, "describe", "--algorithm", "dipreme", "--dataset", "parkinsons-telemonitoring:total",
+                       "--seed", "3", "--param", "epsilon=1", "--param", "strict=true").rstrip("\n")
+    assert est.model_.describe("parkinsons-telemonitoring:total") == expected
