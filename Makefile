@@ -1,6 +1,6 @@
 # dpforest: the Makefile front of the CMake build. Every target does its own set-up (deps, build).
 #   make                                   build
-#   make test                              unit + statistical + small reproduction tests (ctest)
+#   make test                              unit + statistical + small reproduction tests, the Python binding's pytest suite (ctest)
 #   make reproduce-figure-N PAPER=<id>     run configs/<id>/figure-N.yaml and draw the figure
 #   make reproduce-table-N PAPER=<id>      run configs/<id>/table-N.yaml and render the table
 #   make reproduce PAPER=<id>              every figure and table of one paper
@@ -29,7 +29,7 @@ SECONDS ?= 60
 all: build
 
 deps:
-	@experiments/tools/deps.sh build plots
+	@experiments/tools/deps.sh build plots python
 
 build: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null

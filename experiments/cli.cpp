@@ -11,6 +11,7 @@
 #include <map>
 
 #include "algorithms/registry.hpp"
+#include "algorithms/registry_fit.hpp"
 #include "core/data/loaders.hpp"
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
@@ -146,38 +147,18 @@ int cmd_list(const std::vector<std::string>& args) {
 
 std::string describe_model(const std::string& algorithm, const std::string& dataset,
                            const std::vector<std::string>& params, uint64_t seed) {
-  const AlgorithmInfo& info = find_algorithm(algorithm);
+  find_algorithm(algorithm);  // an unknown name fails before the dataset loads
   std::map<std::string, std::string> given;
   for (const auto& kv : params) {
     auto eq = kv.find('=');
     require(eq != std::string::npos && eq > 0, "--param '", kv, "': expected name=value");
     given[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
-  Params p = resolve_params(algorithm, info.params, given, "--param");
   Dataset data = load_dataset(dataset, DataOptions::from_environment());
   impute_with_all_rows(data);  // an impute variant: medians of all rows (the command fits on all)
-  std::unique_ptr<Learner> learner = info.make(p, data.schema());
-  FitContext ctx{Rng(seed), PrivacyLedger(), default_threads()};
-  std::vector<uint32_t> rows = all_rows(data.n_rows());
-  std::unique_ptr<Model> model = learner->fit(data, rows, ctx);
-  JsonWriter w;
-  w.begin_object();
-  w.field("algorithm", algorithm).field("dataset", dataset);
-  w.key("params").begin_object();
-  for (const auto& [k, v] : p.values()) w.field(k, v);
-  w.end_object();
-  w.field("privacy_status", info.privacy_status(p, data.task()));
-  if (info.private_algorithm) {
-    const PrivacyBound b = info.privacy_bound(p, data.task());
-    w.field("epsilon_apriori", b.epsilon).field("epsilon_apriori_conservative", b.epsilon_conservative);
-    w.field("delta_apriori", b.delta);
-    w.field("epsilon_spent", ctx.ledger.spent());
-    w.field("epsilon_spent_conservative", ctx.ledger.spent_conservative());
-    w.field("ledger_certified", ctx.ledger.certified());
-  }
-  w.key("model").raw(model->describe());
-  w.end_object();
-  return w.str();
+  // The same function the Python binding calls (python/), so both fits are one computation.
+  const RegistryFit fit = fit_registry(algorithm, given, data, seed, default_threads(), "--param");
+  return describe_json(fit, dataset);
 }
 
 int cmd_describe(const std::vector<std::string>& args) {

@@ -266,6 +266,13 @@ void PrivacyLedger::check_within(double epsilon, double delta, const std::string
   }
 }
 
+std::vector<PrivacyLedger::Entry> PrivacyLedger::entries() const {
+  std::vector<Entry> out;
+  out.reserve(tallies_.size());
+  for (const Tally& t : tallies_) out.push_back(Entry{t.mechanism, t.calls, t.epsilon, t.rho, t.certified});
+  return out;
+}
+
 std::string PrivacyLedger::summary() const {
   std::ostringstream os;
   os.precision(10);

@@ -118,6 +118,16 @@ class PrivacyLedger {
   // " (uncertified)" appended if any of its charges was uncertified (for describe()). Kinds
   // charged in zCDP print "rho=R" in place of (or, if charged both ways, after) "epsilon=E".
   std::string summary() const;
+  // The same tallies as data (one per mechanism kind, in order of first use), for the Python
+  // binding's ledger_ attribute.
+  struct Entry {
+    std::string mechanism;
+    std::size_t calls = 0;
+    double epsilon = 0.0;  // sum of the kind's pure charges (sequential sum, not the composed total)
+    double rho = 0.0;      // sum of the kind's zCDP charges
+    bool certified = true;
+  };
+  std::vector<Entry> entries() const;
   // One line about a scope: label, kind, own charges, children and both composed totals (debugging).
   std::string describe_scope(ScopeId s) const;
 

@@ -19,6 +19,22 @@ namespace po = boost::program_options;
 
 namespace dpf {
 
+AuditOutcome audit_configuration(const std::string& algorithm, const std::map<std::string, std::string>& params,
+                                 const AuditPair& pair, AuditOptions opt) {
+  const AlgorithmInfo& info = find_algorithm(algorithm);
+  const Params p = resolve_params(algorithm, info.params, params, "--param");
+  const TaskKind task = pair.d0.task();
+  // The claim is the configuration's a-priori epsilon (what its result rows say).
+  opt.claimed_epsilon = info.private_algorithm ? info.privacy_bound(p, task).epsilon : 0.0;
+  AuditOutcome out;
+  out.result = run_audit(algorithm, params, pair, opt);
+  out.canonical_params = p.canonical();
+  out.privacy_status = info.privacy_status(p, task);
+  out.pair_name = pair.name;
+  out.pair_description = pair.description;
+  return out;
+}
+
 int cmd_audit(const std::vector<std::string>& args) {
   po::options_description o(
       "dpforest audit --algorithm NAME [--param k=v ...] [--epsilon E] [--samples N] [--alpha A] [--pairs NAME|FILE] "
@@ -81,8 +97,6 @@ int cmd_audit(const std::vector<std::string>& args) {
     pair = std::filesystem::exists(which) ? load_audit_pair(which) : builtin_pair(which);
   }
 
-  const AlgorithmInfo& info = find_algorithm(algorithm);
-  const Params p = resolve_params(algorithm, info.params, params, "--param");
   AuditOptions opt;
   opt.samples = vm["samples"].as<int64_t>();
   opt.alpha = vm["alpha"].as<double>();
@@ -91,14 +105,10 @@ int cmd_audit(const std::vector<std::string>& args) {
   opt.seed = vm["search"].as<int>() > 0 ? hash_combine(vm["seed"].as<uint64_t>(), 0xa0d17) : vm["seed"].as<uint64_t>();
   opt.resolution = vm["resolution"].as<double>();
   opt.keep_continuous = vm["keep-continuous"].as<int>();
-  const TaskKind task = pair.d0.task();
-  // The claim is the configuration's a-priori epsilon (what its result rows say).
-  if (info.private_algorithm) opt.claimed_epsilon = info.privacy_bound(p, task).epsilon;
-  else opt.claimed_epsilon = 0.0;
-  const AuditResult r = run_audit(algorithm, params, pair, opt);
-
-  std::printf("algorithm:        %s %s\n", algorithm.c_str(), p.canonical().c_str());
-  std::printf("privacy status:   %s\n", info.privacy_status(p, task).c_str());
+  const AuditOutcome out = audit_configuration(algorithm, params, pair, opt);
+  const AuditResult& r = out.result;
+  std::printf("algorithm:        %s %s\n", algorithm.c_str(), out.canonical_params.c_str());
+  std::printf("privacy status:   %s\n", out.privacy_status.c_str());
   std::printf("pair:             %s%s%s\n", pair.name.c_str(), pair.description.empty() ? "" : ": ", pair.description.c_str());
   std::printf("samples:          %lld fits per dataset (%lld distinct releases), %.1f s, %.0f fits/s on %d threads\n",
               static_cast<long long>(opt.samples), static_cast<long long>(r.distinct_outputs), r.seconds,

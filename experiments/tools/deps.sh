@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dpforest needs when they are missing (as root), or prints the exact
-# command to run. Usage: deps.sh [build|plots|bench|fuzz]... (default: build plots)
+# command to run. Usage: deps.sh [build|plots|python|bench|fuzz]... (default: build plots python)
 set -euo pipefail
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(build plots)
+[ ${#groups[@]} -eq 0 ] && groups=(build plots python)
 pkgs=()
 for g in "${groups[@]}"; do
   case "$g" in
     build) pkgs+=(cmake g++ make pkg-config zlib1g-dev libboost-program-options-dev libboost-math-dev libeigen3-dev
                   libyaml-cpp-dev doctest-dev librandom123-dev liblbfgspp-dev) ;;
     plots) pkgs+=(python3 python3-matplotlib python3-scipy python3-yaml) ;;
+    # The Python binding (python/) and its pytest suite, run by `make test`.
+    python) pkgs+=(python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest) ;;
     bench) pkgs+=(python3 python3-sklearn python3-numpy r-cran-ranger) ;;
     fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev gzip) ;;  # libFuzzer + sanitizer runtimes, OpenMP for clang
-    *) echo "deps.sh: unknown group '$g' (build, plots, bench, fuzz)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown group '$g' (build, plots, python, bench, fuzz)" >&2; exit 2 ;;
   esac
 done
 missing=()

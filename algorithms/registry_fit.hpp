@@ -1,0 +1,32 @@
+// One registry fit on every row of a dataset: the path shared by `dpforest describe` and the Python
+// binding (python/), so that a Python fit and a CLI fit with the same seed are the same computation.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "algorithms/registry.hpp"
+
+namespace dpf {
+
+struct RegistryFit {
+  const AlgorithmInfo* info = nullptr;
+  Params params;        // resolved against the schema (defaults filled, canonical text)
+  TaskKind task = TaskKind::kClassification;
+  std::string privacy_status;
+  PrivacyBound bound;   // a-priori bound ({0, 0, 0} for non-private algorithms)
+  PrivacyLedger ledger; // what the fit spent
+  std::unique_ptr<Model> model;
+};
+
+// Resolves `given` against the algorithm's schema (`where` names the source in messages), checks the
+// task is supported, builds the learner on data.schema() and fits it on all rows with Rng(seed).
+RegistryFit fit_registry(const std::string& algorithm, const std::map<std::string, std::string>& given,
+                         const Dataset& data, uint64_t seed, int threads, const std::string& where);
+
+// The JSON printed by `dpforest describe`: algorithm, dataset, resolved params, privacy status, the
+// a-priori bound and ledger totals (private algorithms), and the model's describe().
+std::string describe_json(const RegistryFit& fit, const std::string& dataset);
+
+}  // namespace dpf
