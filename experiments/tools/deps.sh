@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dpforest needs when they are missing (as root), or prints the exact
-# command to run. Usage: deps.sh [build|plots|bench|fuzz]... (default: build plots)
+# command to run. Usage: deps.sh [build|plots|bench|fuzz|cluster]... (default: build plots)
 set -euo pipefail
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build plots)
@@ -12,7 +12,8 @@ for g in "${groups[@]}"; do
     plots) pkgs+=(python3 python3-matplotlib) ;;
     bench) pkgs+=(python3 python3-sklearn python3-numpy r-cran-ranger) ;;
     fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev gzip) ;;  # libFuzzer + sanitizer runtimes, OpenMP for clang
-    *) echo "deps.sh: unknown group '$g' (build, plots, bench, fuzz)" >&2; exit 2 ;;
+    cluster) pkgs+=(slurm-wlm munge) ;;  # make test-cluster: a single-node SLURM cluster on localhost
+    *) echo "deps.sh: unknown group '$g' (build, plots, bench, fuzz, cluster)" >&2; exit 2 ;;
   esac
 done
 missing=()
