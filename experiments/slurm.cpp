@@ -104,7 +104,9 @@ int cmd_slurm(const std::vector<std::string>& args) {
       "extra #SBATCH option for both jobs (repeatable), e.g. --sbatch-arg=--account=abc")(
       "templates", po::value<std::string>()->default_value(project_root() + "/experiments/slurm"),
       "folder of array.sbatch.in and finish.sbatch.in")(
-      "dry-run", "print the plan and both scripts; write and submit nothing");
+      "dry-run", "print the plan and both scripts; write and submit nothing")(
+      "show-plan", "with --dry-run: also list every unit of work (TSV: rule, config, unit, cell, first, end, "
+                   "estimated cost, shard) for the cost plan and for cell index mod N");
   po::positional_options_description pos;
   pos.add("config", -1);
   po::variables_map vm;
@@ -192,6 +194,18 @@ int cmd_slurm(const std::vector<std::string>& args) {
   std::printf("load balance (estimated cost of each shard; work_plan.hpp):\n");
   for (const auto& s : specs) std::printf("  %s\n", plan_summary(s, tasks).c_str());
 
+  if (dry && vm.count("show-plan")) {
+    std::printf("\nrule\tconfig\tunit\tcell_id\tfirst\tend\testimated_cost\tshard\n");
+    for (const auto& s : specs) {
+      if (!s.formula.empty()) continue;
+      const std::vector<Cell> cells = expand_cells(s);
+      for (Assignment how : {Assignment::kByCost, Assignment::kByIndex})
+        for (const WorkUnit& u : plan_work(s, cells, tasks, how).units)
+          std::printf("%s\t%s/%s\t%s\t%s\t%d\t%d\t%.6g\t%d\n", how == Assignment::kByCost ? "cost" : "index",
+                      s.paper.c_str(), s.experiment.c_str(), u.name.c_str(), cells[u.cell].id.c_str(), u.first, u.end,
+                      u.cost, u.shard);
+    }
+  }
   if (dry) {
     values.push_back({"ARRAY_JOB", "<array job id>"});
     const std::string finish_script = fill_template(read_file_text(templates + "/finish.sbatch.in"), values,
@@ -337,7 +351,7 @@ int cmd_status(const std::vector<std::string>& args) {
         const std::string unit = e.path().stem().string();
         const std::string id = unit.substr(0, unit.find('.'));
         const Cell* c = by_id.count(id) ? by_id.at(id) : nullptr;
-        const std::string what = c ? "'" + c->label + "' on " + c->dataset + (unit == id ? "" : " " + unit.substr(id.size() + 1))
+        const std::string what = c ? unit + " ('" + c->label + "' on " + c->dataset + ", " + clip(c->params.canonical()) + ")"
                                    : unit + " (not a cell of this config)";
         if (e.path().extension() == ".error") {
           if (c && cell_problem(cdir + "/" + id + ".csv", {id, static_cast<std::size_t>(tasks)}).empty()) continue;
