@@ -55,6 +55,8 @@ bool finish_cell(const std::string& dir, const Cell& c, int tasks, const std::ma
   if (auto it = pieces.find(c.id); it != pieces.end())
     if (auto rows = rows_from_pieces(it->second, c.id, tasks)) {
       write_cell(path, *rows);
+      std::error_code ignored;
+      fs::remove(dir + "/cells/" + c.id + ".error", ignored);  // from an earlier failed whole-cell run
       return true;
     }
   if (fs::exists(path)) notes.push_back("recomputing cell " + c.id + ": " + why);
