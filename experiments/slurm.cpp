@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -192,7 +193,26 @@ int cmd_slurm(const std::vector<std::string>& args) {
   values.push_back({"SBATCH_OPTIONS", finish_options});
 
   std::printf("load balance (estimated cost of each shard; work_plan.hpp):\n");
-  for (const auto& s : specs) std::printf("  %s\n", plan_summary(s, tasks).c_str());
+  std::vector<double> total_cost(static_cast<std::size_t>(tasks), 0.0), total_index(static_cast<std::size_t>(tasks), 0.0);
+  for (const auto& s : specs) {
+    std::printf("  %s\n", plan_summary(s, tasks).c_str());
+    if (!s.formula.empty()) continue;
+    const std::vector<Cell> cells = expand_cells(s);
+    const WorkPlan by_cost = plan_work(s, cells, tasks), by_index = plan_work(s, cells, tasks, Assignment::kByIndex);
+    for (int k = 0; k < tasks; ++k) {
+      total_cost[static_cast<std::size_t>(k)] += by_cost.shard_cost[static_cast<std::size_t>(k)];
+      total_index[static_cast<std::size_t>(k)] += by_index.shard_cost[static_cast<std::size_t>(k)];
+    }
+  }
+  if (specs.size() > 1) {
+    auto ratio = [](const std::vector<double>& v) {
+      double sum = 0, mx = 0;
+      for (double x : v) sum += x, mx = std::max(mx, x);
+      return sum > 0 ? mx / (sum / static_cast<double>(v.size())) : 1.0;
+    };
+    std::printf("  all %zu configs together (each array task runs its shard of each): %.3f by cost, %.3f by cell index mod %d\n",
+                specs.size(), ratio(total_cost), ratio(total_index), tasks);
+  }
 
   if (dry && vm.count("show-plan")) {
     std::printf("\nrule\tconfig\tunit\tcell_id\tfirst\tend\testimated_cost\tshard\n");
@@ -239,8 +259,9 @@ int cmd_slurm(const std::vector<std::string>& args) {
               "check-published, plots)\nscripts and logs: %s\n\nnext:\n",
               array_id.c_str(), tasks, specs.size(), specs.size() == 1 ? "" : "s", finish_id.c_str(), array_id.c_str(),
               dir.c_str());
-  for (const auto& c : config_paths)
-    std::printf("  dpforest status %s --results %s\n", c.c_str(), results.c_str());
+  std::string all;
+  for (const auto& c : vm["config"].as<std::vector<std::string>>()) all += " " + c;
+  std::printf("  %s status%s --results %s   progress\n", self_executable().c_str(), all.c_str(), results.c_str());
   std::printf("  squeue -j %s,%s                 the queue\n", array_id.c_str(), finish_id.c_str());
   std::printf("  sbatch --array=K %s/array.sbatch   rerun array task K (finished work is skipped)\n", dir.c_str());
   std::printf("  cat %s/finish.status            after the finishing job\n", dir.c_str());
