@@ -55,16 +55,22 @@ wait_for_file() {
   return 1
 }
 
+# Running and not a zombie (a daemon whose parent does not reap it stays <defunct> after exiting).
+alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" != Z ]
+}
+
 # Stops what cluster_up started, by PID (slurmd, slurmctld, munged), waiting for each to exit.
 cluster_down() {
   local pid i
   for pid in $CLUSTER_PIDS; do
     kill -TERM "$pid" 2>/dev/null || continue
     for i in $(seq 1 50); do
-      kill -0 "$pid" 2>/dev/null || break
+      alive "$pid" || break
       sleep 0.2
     done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    alive "$pid" && kill -KILL "$pid" 2>/dev/null
   done
   CLUSTER_PIDS=
 }
