@@ -12,6 +12,8 @@
 #   make datasets                          fetch and verify every dataset
 #   make list                              papers' experiments, algorithms, datasets
 #   make fuzz [SECONDS=60]                 libFuzzer targets (clang, build-fuzz), SECONDS each
+#   make submit PAPER=<id> [TASKS=n]       every figure and table of one paper as one SLURM array job + finishing job
+#   make test-cluster                      a single-node SLURM cluster on localhost, a sweep submitted, cancelled, resubmitted
 PAPER   ?= dipreme
 THREADS ?= $(shell nproc 2>/dev/null || echo 2)
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -23,7 +25,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 
-.PHONY: all build tool deps test test-sanitize reproduce reproduce-benchmark check-published audit bench datasets list fuzz clean
+.PHONY: all build tool deps test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
@@ -53,6 +55,20 @@ test-sanitize: deps
 	@cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Release -DDPF_SANITIZE=ON $(if $(CI),-DDPF_WERROR=ON,) >/dev/null
 	@cmake --build $(SAN_BUILD) -j$(JOBS) --  --no-print-directory -s
 	cd $(SAN_BUILD) && $(SAN_ENV) ctest --output-on-failure --timeout 3000
+
+# A whole paper on a SLURM cluster: one array job over every figure and table config, then a finishing
+# job (merge, check-published, plots). SLURM_ARGS passes more options, e.g. SLURM_ARGS="--partition=short --time=4:00:00".
+TASKS ?= 8
+SLURM_ARGS ?=
+submit: tool
+	$(DPF) slurm $$(ls configs/$(PAPER)/figure-*.yaml configs/$(PAPER)/table-*.yaml 2>/dev/null) --tasks $(TASKS) --results $(abspath $(RESULTS)) $(SLURM_ARGS)
+
+# The cluster test (tests/cluster/run.sh): installs slurm-wlm and munge when missing, starts munged,
+# slurmctld and slurmd on localhost from tests/cluster/*.in, submits a real config through `dpforest
+# slurm`, cancels an array task mid-run and resubmits it, and compares with an unsharded run.
+test-cluster: tool
+	@experiments/tools/deps.sh cluster
+	tests/cluster/run.sh $(DPF)
 
 reproduce-figure-%: tool
 	$(DPF) run configs/$(PAPER)/figure-$*.yaml --threads $(THREADS) --results $(RESULTS)

@@ -1,5 +1,6 @@
 #include "experiments/cell_store.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -135,6 +136,75 @@ std::vector<ResultRow> read_cell(const std::string& cell_csv, const CellExpect& 
   const std::string why = cell_problem(cell_csv, expect);
   if (!why.empty()) fail(why);
   return parse_rows(cell_csv, expect);
+}
+
+}  // namespace dpf
+
+namespace dpf {
+
+std::map<std::string, std::vector<PieceFile>> list_pieces(const std::string& cells_dir) {
+  std::map<std::string, std::vector<PieceFile>> out;
+  std::error_code ec;
+  if (!fs::is_directory(cells_dir, ec)) return out;
+  for (const auto& e : fs::directory_iterator(cells_dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".csv") continue;
+    const auto part = name.find(".part-");
+    if (part == std::string::npos) continue;
+    int first = -1, end = -1;
+    char tail[8] = {};
+    if (std::sscanf(name.c_str() + part, ".part-%d-%d%7s", &first, &end, tail) != 3 || std::string(tail) != ".csv" ||
+        first < 0 || end <= first)
+      continue;
+    out[name.substr(0, part)].push_back({first, end, e.path().string()});
+  }
+  for (auto& [id, v] : out)
+    std::sort(v.begin(), v.end(), [](const PieceFile& a, const PieceFile& b) {
+      return a.first != b.first ? a.first < b.first : a.end > b.end;
+    });
+  return out;
+}
+
+std::optional<std::vector<ResultRow>> rows_from_pieces(const std::vector<PieceFile>& pieces, const std::string& cell_id,
+                                                       int tasks, int* covered) {
+  std::vector<const PieceFile*> valid;
+  for (const PieceFile& p : pieces)
+    if (p.end <= tasks && cell_problem(p.path, {cell_id, static_cast<std::size_t>(p.end - p.first)}).empty())
+      valid.push_back(&p);
+  // Longest reach from 0 through contiguous valid pieces (pieces of several layouts may coexist).
+  std::vector<int> from(static_cast<std::size_t>(tasks) + 1, -1);  // piece index reaching this task
+  std::vector<bool> reach(static_cast<std::size_t>(tasks) + 1, false);
+  reach[0] = true;
+  for (int t = 0; t < tasks; ++t) {
+    if (!reach[static_cast<std::size_t>(t)]) continue;
+    for (std::size_t k = 0; k < valid.size(); ++k)
+      if (valid[k]->first == t && !reach[static_cast<std::size_t>(valid[k]->end)]) {
+        reach[static_cast<std::size_t>(valid[k]->end)] = true;
+        from[static_cast<std::size_t>(valid[k]->end)] = static_cast<int>(k);
+      }
+  }
+  if (covered) {
+    int c = 0;
+    for (const PieceFile* p : valid) c += p->end - p->first;  // an estimate when layouts overlap
+    *covered = std::min(c, tasks);
+  }
+  if (!reach[static_cast<std::size_t>(tasks)]) return std::nullopt;
+  std::vector<const PieceFile*> chain;
+  for (int t = tasks; t > 0;) {
+    const PieceFile* p = valid[static_cast<std::size_t>(from[static_cast<std::size_t>(t)])];
+    chain.push_back(p);
+    t = p->first;
+  }
+  std::vector<ResultRow> rows;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    try {
+      for (auto& r : read_cell((*it)->path, {cell_id, static_cast<std::size_t>((*it)->end - (*it)->first)}))
+        rows.push_back(std::move(r));
+    } catch (const Error&) {
+      return std::nullopt;  // changed since it was checked
+    }
+  }
+  return rows;
 }
 
 }  // namespace dpf

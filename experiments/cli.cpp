@@ -41,7 +41,8 @@ void parse_shard(const std::string& s, int& index, int& count) {
     count = std::stoi(s.substr(slash + 1), &b);
     require(a == slash && b == s.size() - slash - 1 && count >= 1 && index >= 0 && index < count, "");
   } catch (const std::exception&) {
-    fail("--shard '", s, "': expected i/N with 0 <= i < N (e.g. 0/4)");
+    fail("--shard '", s, "': expected i/N with 0 <= i < N (e.g. 0/4); in a SLURM job array give --shard slurm, "
+         "which takes the shard from the array whatever its index range (--array=1-4 numbers tasks 1..4)");
   }
 }
 

@@ -1,6 +1,9 @@
 // dpforest: the command-line front of the harness.
 //   dpforest run CONFIG [--threads N] [--shard i/N] [--results DIR] [--quiet]
 //   dpforest merge CONFIG [--results DIR] [--allow-partial]
+//   dpforest slurm CONFIG... [--tasks N] [--partition P] [--time T] [--cpus-per-task C] [--mem M] [--results DIR]
+//                  [--dry-run] [--sbatch-arg ARG]
+//   dpforest status CONFIG... [--results DIR]
 //   dpforest list [algorithms|datasets|experiments]
 //   dpforest datasets fetch|verify [ID...]
 //   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
@@ -26,6 +29,9 @@
 #include "experiments/config.hpp"
 #include "experiments/published.hpp"
 #include "experiments/runner.hpp"
+#include "experiments/cell_claim.hpp"
+#include "experiments/slurm.hpp"
+#include "experiments/work_plan.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -38,6 +44,8 @@ const char* kUsage =
     "commands:\n"
     "  run CONFIG            run an experiment config (skips finished cells)\n"
     "  merge CONFIG          join the finished cells of a config into results.csv\n"
+    "  slurm CONFIG...       submit a SLURM array job and a finishing job (merge, check, plots)\n"
+    "  status CONFIG...      progress of a (sharded) run: done, failed, claimed, throughput, ETA\n"
     "  list [WHAT]           algorithms, datasets or experiments (default: all)\n"
     "  datasets fetch|verify [ID...]  fetch / verify dataset files (all when no id)\n"
     "  describe              fit one model on a whole dataset and print it as JSON\n"
@@ -51,7 +59,9 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
   po::options_description o("options");
   o.add_options()("help", "show this help")("config", po::value<std::string>()->required(), "experiment YAML")(
       "threads", po::value<int>()->default_value(default_threads()), "worker threads")(
-      "shard", po::value<std::string>()->default_value("0/1"), "run only cells with index % N == i (i/N)")(
+      "shard", po::value<std::string>()->default_value("0/1"),
+      "run shard i of N (i/N; cells and pieces assigned by estimated cost), or slurm[/N]: from the job array")(
+      "claim-ttl", po::value<int>()->default_value(300), "seconds until an unrefreshed claim on a unit is stale")(
       "results", po::value<std::string>()->default_value(project_root() + "/results"), "results root")(
       "quiet", "no progress line")("allow-partial", "merge: write results.csv even with cells missing or invalid");
   po::positional_options_description pos;
@@ -75,19 +85,42 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
   }
   RunOptions ro;
   ro.threads = vm["threads"].as<int>();
-  parse_shard(vm["shard"].as<std::string>(), ro.shard_index, ro.shard_count);
+  const std::string shard = vm["shard"].as<std::string>();
+  if (shard == "slurm" || shard.rfind("slurm/", 0) == 0) {
+    shard_from_slurm(shard, [](const char* v) { const char* e = std::getenv(v); return std::string(e ? e : ""); },
+                     ro.shard_index, ro.shard_count);
+    std::printf("shard %d/%d (SLURM_ARRAY_TASK_ID=%s)\n", ro.shard_index, ro.shard_count,
+                std::getenv("SLURM_ARRAY_TASK_ID"));
+  } else {
+    parse_shard(shard, ro.shard_index, ro.shard_count);
+  }
+  ro.claim_ttl = vm["claim-ttl"].as<int>();
+  require(ro.claim_ttl >= 2, "--claim-ttl must be at least 2 seconds, got ", ro.claim_ttl);
+  // SIGTERM / SIGINT (scancel, preemption) are taken by the run's claim keeper in one thread:
+  // blocked here, before any worker thread exists, so every thread inherits the mask.
+  block_termination_signals();
+  ro.handle_signals = true;
   ro.results_root = results;
   ro.data = DataOptions::from_environment();
   ro.progress = !vm.count("quiet");
   RunReport r = run_experiment(spec, ro);
-  std::printf("%s/%s: %zu cells (%zu in this shard): %zu computed, %zu already done, %zu failed, %zu skipped for "
-              "missing data; %zu tasks in %.1f s with %d threads\n",
-              spec.paper.c_str(), spec.experiment.c_str(), r.cells, r.in_shard, r.computed, r.already_done, r.failed,
-              r.missing_data, r.tasks, r.seconds, ro.threads);
+  if (ro.shard_count == 1)
+    std::printf("%s/%s: %zu cells: %zu computed, %zu already done, %zu failed, %zu skipped for missing data%s; %zu "
+                "tasks in %.1f s with %d threads\n",
+                spec.paper.c_str(), spec.experiment.c_str(), r.cells, r.computed, r.already_done, r.failed,
+                r.missing_data, r.claimed_elsewhere ? (", " + std::to_string(r.claimed_elsewhere) + " claimed by another job").c_str() : "",
+                r.tasks, r.seconds, ro.threads);
+  else
+    std::printf("%s/%s shard %d/%d: %zu cells, %zu units of work in this shard (cells or pieces of %zu cells; plan "
+                "balance %.3f): %zu computed, %zu already done, %zu failed, %zu skipped for missing data, %zu claimed "
+                "by another job; %zu tasks in %.1f s with %d threads\n",
+                spec.paper.c_str(), spec.experiment.c_str(), ro.shard_index, ro.shard_count, r.cells, r.in_shard,
+                r.cells_in_shard, r.balance, r.computed, r.already_done, r.failed, r.missing_data, r.claimed_elsewhere,
+                r.tasks, r.seconds, ro.threads);
   for (const auto& n : r.notes) std::printf("  %s\n", n.c_str());
   if (!r.results_csv.empty()) std::printf("results: %s\n", r.results_csv.c_str());
   if (r.failed > 0) return 3;
-  if (r.in_shard > 0 && r.computed + r.already_done == 0) {
+  if (r.in_shard > 0 && r.computed + r.already_done + r.claimed_elsewhere == 0) {
     std::fprintf(stderr, "dpforest run: every cell of this shard was skipped\n");
     return 4;
   }
@@ -146,6 +179,8 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "run") return cmd_run(args, false);
     if (cmd == "merge") return cmd_run(args, true);
+    if (cmd == "slurm") return cmd_slurm(args);
+    if (cmd == "status") return cmd_status(args);
     if (cmd == "list") return cmd_list(args);
     if (cmd == "datasets") return cmd_datasets(args);
     if (cmd == "describe") return cmd_describe(args);

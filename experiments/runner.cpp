@@ -9,17 +9,21 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <csignal>
 #include <numeric>
 
 #include "core/data/preprocess.hpp"
 #include "core/eval/cv.hpp"
 #include "core/util/error.hpp"
 #include "core/util/input_check.hpp"
+#include "experiments/cell_claim.hpp"
 #include "experiments/cell_store.hpp"
 #include "experiments/formula.hpp"
 #include "experiments/results.hpp"
 #include "experiments/sweep.hpp"
 #include "experiments/task.hpp"
+#include "experiments/work_plan.hpp"
 
 namespace dpf {
 
@@ -33,6 +37,31 @@ std::string experiment_dir(const ExperimentSpec& spec, const std::string& result
 namespace {
 
 std::string cell_path(const std::string& dir, const Cell& c) { return dir + "/cells/" + c.id + ".csv"; }
+
+std::string unit_path(const std::string& dir, const WorkUnit& u) { return dir + "/cells/" + u.name + ".csv"; }
+
+// Cell writes and the exit on a signal exclude each other: the process never ends halfway through one.
+std::mutex& write_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+// True when the cell's file is valid, or valid pieces cover it (then joined into the cell's file).
+bool finish_cell(const std::string& dir, const Cell& c, int tasks, const std::map<std::string, std::vector<PieceFile>>& pieces,
+                 std::vector<std::string>& notes) {
+  const std::string path = cell_path(dir, c);
+  const std::string why = cell_problem(path, {c.id, static_cast<std::size_t>(tasks)});
+  if (why.empty()) return true;
+  if (auto it = pieces.find(c.id); it != pieces.end())
+    if (auto rows = rows_from_pieces(it->second, c.id, tasks)) {
+      write_cell(path, *rows);
+      std::error_code ignored;
+      fs::remove(dir + "/cells/" + c.id + ".error", ignored);  // from an earlier failed whole-cell run
+      return true;
+    }
+  if (fs::exists(path)) notes.push_back("recomputing cell " + c.id + ": " + why);
+  return false;
+}
 
 int per_cell_tasks(const ExperimentSpec& spec) { return spec.protocol.repetitions * spec.protocol.n_folds(); }
 
@@ -134,20 +163,28 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   RunReport rep;
   rep.cells = cells.size();
 
-  // Cells of this shard that are not finished yet.
-  std::vector<const Cell*> pending;
-  for (const Cell& c : cells) {
-    if (c.index % static_cast<std::size_t>(opt.shard_count) != static_cast<std::size_t>(opt.shard_index)) continue;
+  // Units of this shard (cells, or pieces of expensive cells: work_plan.hpp) not finished yet.
+  const WorkPlan plan = plan_work(spec, cells, opt.shard_count);
+  const int per_cell = per_cell_tasks(spec);
+  const auto pieces = list_pieces(dir + "/cells");
+  rep.balance = plan.balance();
+  std::vector<const WorkUnit*> pending_units;
+  std::vector<const Cell*> pending;  // their cells, each once
+  std::map<std::size_t, bool> shard_cells;  // cell index -> finished
+  for (const WorkUnit& u : plan.units) {
+    if (u.shard != opt.shard_index) continue;
     ++rep.in_shard;
-    const std::string path = cell_path(dir, c);
-    const std::string why = cell_problem(path, {c.id, static_cast<std::size_t>(per_cell_tasks(spec))});
-    if (why.empty()) {
+    const Cell& c = cells[u.cell];
+    auto [it, fresh] = shard_cells.try_emplace(u.cell, false);
+    if (fresh) it->second = finish_cell(dir, c, per_cell, pieces, rep.notes);
+    if (it->second || (!u.whole && cell_problem(unit_path(dir, u), {c.id, static_cast<std::size_t>(u.end - u.first)}).empty())) {
       ++rep.already_done;
       continue;
     }
-    if (fs::exists(path)) rep.notes.push_back("recomputing cell " + c.id + ": " + why);
-    pending.push_back(&c);
+    pending_units.push_back(&u);
+    if (fresh || pending.empty() || pending.back() != &c) pending.push_back(&c);
   }
+  rep.cells_in_shard = shard_cells.size();
 
   // Load each dataset once; a missing one skips its cells with a message and the rest run.
   std::map<std::string, std::shared_ptr<const Dataset>> raw;
@@ -178,14 +215,17 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   // By dataset + preprocessing. A cell that asks for no preprocessing shares the loaded dataset
   // instead of a copy (an 11M-row HIGGS-shaped table is 2.5 GB: issue 14 "scale").
   std::map<std::string, std::shared_ptr<const Dataset>> prepared;
-  std::vector<const Cell*> runnable;
+  std::vector<const WorkUnit*> runnable;
   for (const Cell* c : pending) {
-    if (missing.count(c->dataset)) { ++rep.missing_data; continue; }
+    if (missing.count(c->dataset)) continue;
     std::string key = c->dataset + "|" + c->preprocess.key();
     if (!prepared.count(key))
       prepared[key] = is_identity(c->preprocess) ? raw[c->dataset]
                                                  : std::make_shared<const Dataset>(prepare(*raw[c->dataset], c->preprocess));
-    runnable.push_back(c);
+  }
+  for (const WorkUnit* u : pending_units) {
+    if (missing.count(cells[u->cell].dataset)) { ++rep.missing_data; continue; }
+    runnable.push_back(u);
   }
 
   // Folds depend only on (master seed, dataset, repetition): every algorithm sees the same splits.
@@ -218,25 +258,43 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   }
   raw.clear();  // datasets no cell shares stay alive only through `prepared`
 
-  struct CellState {
+  struct UnitState {
     std::vector<ResultRow> rows;
     std::vector<std::string> errors;
     std::atomic<int> remaining{0};
+    std::mutex claim_mutex;
+    int claim = 0;  // 0 not tried, 1 held (or claims off), 2 held by another job
+    ClaimInfo holder;
   };
-  const int per_cell = pr.repetitions * pr.n_folds();
-  std::vector<std::unique_ptr<CellState>> state;
-  struct TaskRef { std::size_t cell; int rep, fold; };
+  std::vector<std::unique_ptr<UnitState>> state;
+  struct TaskRef { std::size_t unit; int slot; };
   std::vector<TaskRef> tasks;
   for (std::size_t i = 0; i < runnable.size(); ++i) {
-    auto s = std::make_unique<CellState>();
-    s->rows.resize(static_cast<std::size_t>(per_cell));
-    s->errors.resize(static_cast<std::size_t>(per_cell));
-    s->remaining = per_cell;
+    const int n = runnable[i]->end - runnable[i]->first;
+    auto s = std::make_unique<UnitState>();
+    s->rows.resize(static_cast<std::size_t>(n));
+    s->errors.resize(static_cast<std::size_t>(n));
+    s->remaining = n;
+    s->claim = opt.claims ? 0 : 1;
     state.push_back(std::move(s));
-    for (int r = 0; r < pr.repetitions; ++r)
-      for (int f = 0; f < pr.n_folds(); ++f) tasks.push_back({i, r, f});
+    for (int slot = runnable[i]->first; slot < runnable[i]->end; ++slot) tasks.push_back({i, slot});
   }
   rep.tasks = tasks.size();
+
+  // Claims (cell_claim.hpp): a unit is claimed when its first task starts and released when it is
+  // written, so a second job on the same shard skips what this one is computing. On SIGTERM/SIGINT
+  // (scancel, preemption) the keeper waits for a write in progress, removes this job's claims and
+  // ends the process: finished units are on disk, the tasks in flight are lost, no file is partial.
+  std::unique_ptr<ClaimKeeper> keeper;
+  if (opt.claims && !tasks.empty())
+    keeper = std::make_unique<ClaimKeeper>(opt.claim_ttl, opt.handle_signals, [](ClaimKeeper& k, int sig) {
+      std::lock_guard<std::mutex> lock(write_mutex());
+      k.close();
+      std::fprintf(stderr, "\ndpforest run: %s: claims released, finished units kept, tasks in flight dropped\n",
+                   sig == SIGTERM ? "SIGTERM" : "SIGINT");
+      std::fflush(stderr);
+      ::_exit(128 + sig);
+    });
 
   // Tasks in parallel; when there are fewer tasks than threads, the tasks run one after another and
   // each fit grows its trees in parallel instead (never nested; results are the same either way).
@@ -246,57 +304,88 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   Progress progress(tasks.size());
   progress.name = spec.paper + "/" + spec.experiment;
   progress.enabled = opt.progress && !tasks.empty();
-  std::atomic<std::size_t> computed{0}, failed{0};
+  std::atomic<std::size_t> computed{0}, failed{0}, elsewhere{0};
   std::vector<std::string> failures(runnable.size());
 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(outer)
   for (std::size_t ti = 0; ti < tasks.size(); ++ti) {
     const TaskRef& t = tasks[ti];
-    const Cell& cell = *runnable[t.cell];
-    CellState& cs = *state[t.cell];
-    const auto slot = static_cast<std::size_t>(t.rep * pr.n_folds() + t.fold);
-    // Exceptions never leave the parallel region: a failing task marks its cell failed.
-    try {
+    const WorkUnit& unit = *runnable[t.unit];
+    const Cell& cell = cells[unit.cell];
+    UnitState& us = *state[t.unit];
+    const std::string claim = dir + "/cells/" + unit.name + ".claim";
+    bool mine = true;
+    if (keeper) {
+      std::lock_guard<std::mutex> lock(us.claim_mutex);
+      if (us.claim == 0) {
+        try {
+          us.claim = keeper->acquire(claim, &us.holder) ? 1 : 2;
+        } catch (const std::exception& e) {
+          us.claim = 1;  // an unwritable claim must not stop the run: the unit runs unclaimed
+#pragma omp critical(dpf_progress)
+          std::fprintf(stderr, "\ndpforest run: %s (running it unclaimed)\n", clip(e.what()).c_str());
+        }
+      }
+      mine = us.claim == 1;
+    }
+    const auto slot = static_cast<std::size_t>(t.slot - unit.first);
+    const int rep_i = t.slot / pr.n_folds(), fold = t.slot % pr.n_folds();
+    // Exceptions never leave the parallel region: a failing task marks its unit failed.
+    if (mine) try {
       const Dataset& data = *prepared.at(cell.dataset + "|" + cell.preprocess.key());
       Split split;
       if (pr.type == "resubstitution") {
         split.train = all_rows(data.n_rows());
         split.test = split.train;
       } else {
-        split = plans.at(cell.dataset)[static_cast<std::size_t>(t.rep)].split(t.fold);
+        split = plans.at(cell.dataset)[static_cast<std::size_t>(rep_i)].split(fold);
       }
-      TaskCoordinates tc{&spec, &cell, t.rep, t.fold, task_seed(spec, cell, t.rep, t.fold),
+      TaskCoordinates tc{&spec, &cell, rep_i, fold, task_seed(spec, cell, rep_i, fold),
                          positive.count(cell.dataset) ? positive.at(cell.dataset) : 1};
-      cs.rows[slot] = run_task(data, split, tc, ctx);
+      us.rows[slot] = run_task(data, split, tc, ctx);
     } catch (const std::exception& e) {
-      cs.errors[slot] = e.what();
+      us.errors[slot] = e.what();
     }
     progress.tick();
-    if (cs.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      // The last task of the cell writes it: the file appears only when the cell is complete.
-      std::string first_error;
-      for (const auto& e : cs.errors)
-        if (!e.empty() && first_error.empty()) first_error = e;
-      try {
-        if (first_error.empty()) {
-          write_cell(cell_path(dir, cell), cs.rows);
-          fs::remove(dir + "/cells/" + cell.id + ".error");
-          ++computed;
-        } else {
-          write_text_atomic(dir + "/cells/" + cell.id + ".error", cell.key + "\n" + first_error + "\n");
-          failures[t.cell] = "cell '" + cell.label + "' on " + cell.dataset + " (" + cell.params.canonical() +
-                             ") failed: " + first_error;
+    if (us.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      // The last task of the unit writes it: the file appears only when the unit is complete.
+      if (!mine) {
+        ++elsewhere;
+        failures[t.unit] = "skipped " + unit.name + " ('" + cell.label + "' on " + cell.dataset + "): claimed by " +
+                           us.holder.host + " job " + us.holder.job + " pid " + std::to_string(us.holder.pid);
+      } else {
+        std::string first_error;
+        for (const auto& e : us.errors)
+          if (!e.empty() && first_error.empty()) first_error = e;
+        const std::string where = "cell '" + cell.label + "' on " + cell.dataset + " (" +
+                                  (unit.whole ? cell.params.canonical() : unit.name) + ")";
+        try {
+          std::lock_guard<std::mutex> lock(write_mutex());
+          if (first_error.empty()) {
+            write_cell(unit_path(dir, unit), us.rows);
+            fs::remove(dir + "/cells/" + unit.name + ".error");
+            if (!unit.whole) {
+              std::vector<std::string> ignored;
+              finish_cell(dir, cell, per_cell, list_pieces(dir + "/cells"), ignored);
+            }
+            ++computed;
+          } else {
+            write_text_atomic(dir + "/cells/" + unit.name + ".error", cell.key + "\n" + first_error + "\n");
+            failures[t.unit] = where + " failed: " + first_error;
+            ++failed;
+          }
+        } catch (const std::exception& e) {
+          failures[t.unit] = where + ": cannot write results: " + clip(e.what());
           ++failed;
         }
-      } catch (const std::exception& e) {
-        failures[t.cell] = "cell '" + cell.label + "' on " + cell.dataset + " (" + cell.id +
-                           "): cannot write results: " + clip(e.what());
-        ++failed;
       }
-      cs.rows.clear();
-      cs.rows.shrink_to_fit();
+      if (keeper && mine) keeper->release(claim);
+      us.rows.clear();
+      us.rows.shrink_to_fit();
     }
   }
+  keeper.reset();
+  rep.claimed_elsewhere = elsewhere;
   rep.computed = computed;
   rep.failed = failed;
   for (const auto& f : failures)
@@ -331,11 +420,24 @@ MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& resu
   const std::vector<Cell> cells = expand_cells(spec);
   m.cells = cells.size();
   std::vector<ResultRow> rows;
+  const auto pieces = list_pieces(dir + "/cells");
+  const int tasks = per_cell_tasks(spec);
   for (const Cell& c : cells) {
     std::string p = cell_path(dir, c);
     const std::string what = c.label + " on " + c.dataset + " (" + c.params.canonical() + ")";
     if (!fs::exists(p)) {
-      m.missing.push_back(what);
+      // A cell computed in pieces by several shards: joined here when they cover it.
+      auto it = pieces.find(c.id);
+      int covered = 0;
+      if (it != pieces.end())
+        if (auto joined = rows_from_pieces(it->second, c.id, tasks, &covered)) {
+          write_cell(p, *joined);
+          ++m.present;
+          for (auto& r : *joined) rows.push_back(std::move(r));
+          continue;
+        }
+      m.missing.push_back(what + (covered > 0 ? " (" + std::to_string(covered) + " of " + std::to_string(tasks) +
+                                                    " tasks in pieces)" : ""));
       continue;
     }
     try {

@@ -1,6 +1,6 @@
 // The parallel runner (design.md §2): cells -> tasks (cell x repetition x fold) -> OpenMP over tasks
 // with a thread budget -> one result row per task -> one CSV per finished cell, written atomically.
-// A rerun skips cells whose file exists and matches its record (cell_store.hpp); `--shard i/N` runs the cells with index % N == i; the merge
+// A rerun skips cells whose file exists and matches its record (cell_store.hpp); `--shard i/N` runs the units that work_plan.hpp gives shard i (by estimated cost); the merge
 // step joins the cell files of the config into results.csv. Seeds depend only on task coordinates,
 // so results do not depend on thread count, shard layout or interruption.
 #pragma once
@@ -18,10 +18,18 @@ struct RunOptions {
   std::string results_root = "results";
   DataOptions data;
   bool progress = true;
+  // Claims on units (cell_claim.hpp): on by default; a claim not refreshed for claim_ttl seconds is
+  // stale. handle_signals: SIGTERM/SIGINT are blocked by the caller and end the run cleanly.
+  bool claims = true;
+  int claim_ttl = 300;
+  bool handle_signals = false;
 };
 
 struct RunReport {
-  std::size_t cells = 0, in_shard = 0, already_done = 0, computed = 0, failed = 0, missing_data = 0;
+  std::size_t cells = 0, cells_in_shard = 0;
+  // Units of work (work_plan.hpp: cells or pieces of cells) of this shard, and what became of them.
+  std::size_t in_shard = 0, already_done = 0, computed = 0, failed = 0, missing_data = 0, claimed_elsewhere = 0;
+  double balance = 1;  // the plan's slowest shard over mean (estimated cost)
   std::size_t tasks = 0;
   double seconds = 0;
   std::vector<std::string> notes;  // one line per missing dataset / failed cell

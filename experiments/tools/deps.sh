@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dpforest needs when they are missing (as root), or prints the exact
-# command to run. Usage: deps.sh [build|plots|python|bench|fuzz]... (default: build plots python)
+# command to run. Usage: deps.sh [build|plots|python|bench|fuzz|cluster]... (default: build plots python)
 set -euo pipefail
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build plots python)
@@ -14,7 +14,8 @@ for g in "${groups[@]}"; do
     python) pkgs+=(python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest) ;;
     bench) pkgs+=(python3 python3-sklearn python3-numpy r-cran-ranger) ;;
     fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev gzip) ;;  # libFuzzer + sanitizer runtimes, OpenMP for clang
-    *) echo "deps.sh: unknown group '$g' (build, plots, python, bench, fuzz)" >&2; exit 2 ;;
+    cluster) pkgs+=(slurm-wlm munge) ;;  # make test-cluster: a single-node SLURM cluster on localhost
+    *) echo "deps.sh: unknown group '$g' (build, plots, python, bench, fuzz, cluster)" >&2; exit 2 ;;
   esac
 done
 missing=()

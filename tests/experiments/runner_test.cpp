@@ -7,6 +7,9 @@
 
 #include "experiments/exp_fixtures.hpp"
 #include "experiments/sweep.hpp"
+#include "experiments/work_plan.hpp"
+
+#include <set>
 
 using namespace dpf;
 namespace fs = std::filesystem;
@@ -90,9 +93,13 @@ algorithms:
     RunReport r0 = run_experiment(spec, o);
     o.shard_index = 1;
     RunReport r1 = run_experiment(spec, o);
-    CHECK(r0.in_shard == 4);  // cells 0, 2, 4, 6
-    CHECK(r1.in_shard == 3);
-    CHECK(r0.computed + r1.computed == 7);
+    // Each shard computes the units the cost plan gives it (work_plan.hpp): whole cells or pieces.
+    const WorkPlan plan = plan_work(spec, expand_cells(spec), 2);
+    const auto in0 = static_cast<std::size_t>(std::count_if(plan.units.begin(), plan.units.end(),
+                                                            [](const WorkUnit& u) { return u.shard == 0; }));
+    CHECK(r0.in_shard == in0);
+    CHECK(r1.in_shard == plan.units.size() - in0);
+    CHECK(r0.computed + r1.computed == plan.units.size());
     CHECK(r0.results_csv.empty());  // a shard does not merge
     MergeReport m = merge_experiment(spec, sharded.str());
     CHECK(m.cells == 7);
@@ -106,8 +113,13 @@ algorithms:
     o.shard_index = 0;
     run_experiment(spec, o);
     MergeReport mh = merge_experiment(spec, half.str());
-    CHECK(mh.present == 4);
-    CHECK(mh.missing.size() == 3);
+    std::set<std::size_t> complete;  // cells whose every unit is in shard 0
+    for (const WorkUnit& u : plan.units) complete.insert(u.cell);
+    for (const WorkUnit& u : plan.units)
+      if (u.shard != 0) complete.erase(u.cell);
+    CHECK(mh.present == complete.size());
+    CHECK(mh.missing.size() == 7 - complete.size());
+    CHECK(mh.missing.size() > 0);
   }
 
   TEST_CASE("resume: only a deleted cell is recomputed, with identical results") {
