@@ -2,9 +2,12 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -127,6 +130,87 @@ std::string show(const Measured& m) {
   return fmt(m.s.mean) + " ± " + (m.s.n > 1 ? fmt(m.s.std) : std::string("—")) + " (n=" + std::to_string(m.s.n) + ")";
 }
 
+
+// An explanation's text at check time. Placeholders are filled from the measurement, so a number
+// about OUR results cannot go stale: {ours} (paper-method mean), {ours.quirks}, {ours.strict},
+// {delta} (compared mean - published), {verdict} ("inside" or "outside" the tolerance; "no data").
+// `*warning` (empty when none) flags typed text, outside the placeholders, that contradicts the
+// measurement, by two simple rules:
+//  (1) a hard-typed decimal right after "ours", "we get", "we now get", "we measure" or "measured"
+//      (within 40 characters, before any placeholder or ';'; percentages and integers skipped) that
+//      matches none of the three measured means to within one unit of its last printed digit (also
+//      read as a percentage of a 0-1 metric);
+//  (2) the words "inside", "within" or "covers" (not hyphenated) when the number is outside its
+//      tolerance, or "outside" when it is inside; a text using both kinds (a history: "was outside,
+//      now inside") is not flagged.
+// Both apply only when the compared series has data. The rules are deliberately crude: a warning is
+// a prompt to reread the explanation (or replace the typed number by a placeholder), not a verdict.
+std::string explain(const std::string& text, const Measured& paper, const Measured& quirks, const Measured& strict,
+                    const Measured& cmp, double value, double tol, std::string* warning) {
+  const bool inside = cmp.any && std::fabs(cmp.s.mean - value) <= tol;
+  const std::map<std::string, std::string> fill = {
+      {"{ours}", paper.any ? fmt(paper.s.mean) : "—"},
+      {"{ours.quirks}", quirks.any ? fmt(quirks.s.mean) : "—"},
+      {"{ours.strict}", strict.any ? fmt(strict.s.mean) : "—"},
+      {"{delta}", cmp.any ? fmt(cmp.s.mean - value) : "—"},
+      {"{verdict}", !cmp.any ? "no data" : inside ? "inside" : "outside"}};
+  std::string out, typed;  // typed: the text without placeholders, lower-cased, for the rules
+  for (std::size_t i = 0; i < text.size();) {
+    bool hit = false;
+    for (const auto& [key, val] : fill)
+      if (text.compare(i, key.size(), key) == 0) {
+        out += val;
+        typed += '\x01';  // a placeholder: the rules' scans stop here
+        i += key.size();
+        hit = true;
+        break;
+      }
+    if (hit) continue;
+    out += text[i];
+    typed += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+    ++i;
+  }
+  warning->clear();
+  if (!cmp.any) return out;
+  const auto word = [&](const std::string& w) {
+    for (std::size_t at = typed.find(w); at != std::string::npos; at = typed.find(w, at + 1)) {
+      const bool l = at == 0 || !std::isalpha(static_cast<unsigned char>(typed[at - 1]));
+      const bool r = at + w.size() >= typed.size() || (!std::isalpha(static_cast<unsigned char>(typed[at + w.size()])) &&
+                                                       typed[at + w.size()] != '-');  // not "within-child"
+      if (l && r) return true;
+    }
+    return false;
+  };
+  const bool says_in = word("inside") || word("within") || word("covers"), says_out = word("outside");
+  if (!inside && says_in && !says_out)
+    *warning = "says inside/within/covers but the number is outside its tolerance";
+  else if (inside && says_out && !says_in)
+    *warning = "says outside but the number is inside its tolerance";
+  for (const char* key : {"ours", "we get", "we now get", "we measure", "measured"}) {
+    for (std::size_t at = typed.find(key); at != std::string::npos && warning->empty(); at = typed.find(key, at + 1)) {
+      if (at > 0 && std::isalpha(static_cast<unsigned char>(typed[at - 1]))) continue;  // "yours", "hours"
+      std::size_t j = at + std::strlen(key);
+      const std::size_t stop = std::min(typed.size(), j + 40);
+      while (j < stop && typed[j] != '\x01' && typed[j] != ';' &&
+             !(std::isdigit(static_cast<unsigned char>(typed[j])) && (j == 0 || !std::isalnum(static_cast<unsigned char>(typed[j - 1]))))) ++j;
+      if (j >= stop || !std::isdigit(static_cast<unsigned char>(typed[j]))) continue;
+      char* end = nullptr;
+      const double x = std::strtod(typed.c_str() + j, &end);
+      const std::string lit(typed.c_str() + j, static_cast<const char*>(end));
+      const std::size_t dot = lit.find('.');
+      if (dot == std::string::npos || dot + 1 >= lit.size() || !std::isdigit(static_cast<unsigned char>(lit[dot + 1])) || (*end == ' ' && end[1] == '%') || *end == '%') continue;  // integers, percentages
+      const std::size_t e = lit.find_first_of("eE");
+      const int decimals = static_cast<int>((e == std::string::npos ? lit.size() : e) - dot - 1);
+      const double unit = std::pow(10.0, (e == std::string::npos ? 0 : std::atoi(lit.c_str() + e + 1)) - decimals);
+      bool matches = false;
+      for (const Measured* m : {&paper, &quirks, &strict})
+        if (m->any && (std::fabs(m->s.mean - x) <= unit * 1.0001 || std::fabs(100 * m->s.mean - x) <= unit * 1.0001))
+          matches = true;
+      if (!matches) *warning = "typed value " + lit + " after '" + key + "' matches none of the measured means";
+    }
+  }
+  return out;
+}
 }  // namespace
 
 PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& opt) {
@@ -160,6 +244,7 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
   out += "| id | source | published | ours (paper method) | ours (reference quirks) | ours (strict) | status | explanation |\n";
   out += "|---|---|---|---|---|---|---|---|\n";
   const YAML::Node nums = root["numbers"] ? root["numbers"] : YAML::Node(YAML::NodeType::Sequence);
+  std::string warning, warnings;  // explanations that contradict the measurement (explain())
   for (std::size_t i = 0; i < nums.size(); ++i) {
     const YAML::Node n = nums[i];
     std::string where = "numbers[" + std::to_string(i) + "]";
@@ -218,8 +303,11 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
     }
     out += "| " + cell_text(id) + " | " + cell_text(source) + " | " + fmt(value) + (spread.empty() ? "" : " ± " + spread) +
            " | " + show(paper_m) + " | " + (n["with_quirks"] ? show(quirk_m) : "n/a") + " | " +
-           (n["strict"] ? show(strict_m) : "n/a") + " | " + status + " (vs " + compare + ") | " + cell_text(why) + " |\n";
+           (n["strict"] ? show(strict_m) : "n/a") + " | " + status + " (vs " + compare + ") | " +
+           cell_text(explain(why, paper_m, quirk_m, strict_m, cmp, value, tol, &warning)) + " |\n";
+    if (!warning.empty()) warnings += "- " + cell_text(id) + ": explanation contradicts the measurement (" + warning + ")\n";
   }
+  if (!warnings.empty()) out += "\nWarnings:\n\n" + warnings;
   out += "\n" + std::to_string(rep.numbers) + " numbers: " + std::to_string(rep.within) + " within tolerance, " +
          std::to_string(rep.outside) + " outside, " + std::to_string(rep.no_data) + " without results.\n";
   if (root["claims"]) {
