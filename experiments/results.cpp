@@ -27,16 +27,6 @@ std::string ResultRow::get(const std::string& column) const {
   return {};
 }
 
-std::string format_double(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[40];
-  for (int prec = 6; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
 
 std::string csv_escape(const std::string& v) {
   if (v.find_first_of(",\"\n\r") == std::string::npos) return v;

@@ -2,6 +2,7 @@
 // (results/<paper>/<experiment>/cells/<cell_id>.csv, written atomically) and merged into
 // results/<paper>/<experiment>/results.csv. Plots and checks read only this table.
 #pragma once
+#include "core/util/number_text.hpp"  // format_double: shortest round-trip text
 #include <map>
 #include <string>
 #include <utility>
@@ -32,6 +33,5 @@ void write_text_atomic(const std::string& path, const std::string& text);
 // Reads a results CSV back as rows (used by merge and check-published).
 std::vector<ResultRow> read_rows(const std::string& path);
 
-std::string format_double(double v);  // shortest round-trip text ("nan" for NaN)
 
 }  // namespace dpf

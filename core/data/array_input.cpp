@@ -1,25 +1,15 @@
 #include "core/data/array_input.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
 
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
+#include "core/util/number_text.hpp"
 
 namespace dpf {
-namespace {
-
-// Shortest round-trip text of a double (category names, messages).
-std::string canonical_number(double v) {
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, res.ptr);
-}
-
-}  // namespace
 
 Schema array_schema(const ArrayFeatures& spec, const Target& target) {
   const std::size_t n = spec.names.size();
@@ -36,7 +26,7 @@ Schema array_schema(const ArrayFeatures& spec, const Target& target) {
       feat.kind = FeatureKind::kCategorical;
       for (double v : spec.category_values[f]) {
         require(std::isfinite(v), "column '", feat.name, "': category value ", v, " is not finite");
-        std::string name = canonical_number(v);
+        std::string name = format_double(v);
         require(std::find(feat.categories.begin(), feat.categories.end(), name) == feat.categories.end(),
                 "column '", feat.name, "': category ", name, " is listed twice");
         feat.categories.push_back(std::move(name));
@@ -85,13 +75,13 @@ Dataset dataset_from_arrays(const std::string& name, Schema schema, const Stride
       if (feat.kind == FeatureKind::kCategorical) {
         auto it = codes[f].find(v);
         if (it == codes[f].end())
-          fail("column '", feat.name, "' (index ", f, "), row ", r, ": value ", canonical_number(v),
+          fail("column '", feat.name, "' (index ", f, "), row ", r, ": value ", format_double(v),
                " is not one of its declared categories (", feat.categories.size(), " given)");
         row[f] = it->second;
       } else {
         if (!from_data && (v < feat.lo || v > feat.hi))
-          fail("column '", feat.name, "' (index ", f, "), row ", r, ": value ", canonical_number(v),
-               " is outside its public domain [", canonical_number(feat.lo), ", ", canonical_number(feat.hi),
+          fail("column '", feat.name, "' (index ", f, "), row ", r, ": value ", format_double(v),
+               " is outside its public domain [", format_double(feat.lo), ", ", format_double(feat.hi),
                "] (widen bounds=, or clip the data to the declared domain)");
         row[f] = v;
       }
@@ -104,8 +94,8 @@ Dataset dataset_from_arrays(const std::string& name, Schema schema, const Stride
         if (t < 0 || t >= static_cast<double>(schema.target.n_classes()) || t != std::floor(t))
           fail("target, row ", r, ": class index ", t, " outside 0..", schema.target.n_classes() - 1);
       } else if (!target_from_data && (t < schema.target.lo || t > schema.target.hi)) {
-        fail("target, row ", r, ": value ", canonical_number(t), " is outside the public target bounds [",
-             canonical_number(schema.target.lo), ", ", canonical_number(schema.target.hi), "]");
+        fail("target, row ", r, ": value ", format_double(t), " is outside the public target bounds [",
+             format_double(schema.target.lo), ", ", format_double(schema.target.hi), "]");
       }
     }
     data.add_row(row, t);
