@@ -237,8 +237,10 @@ Outcome paired(const Entry& e, Tables& tables, const std::vector<std::string>& d
                   fmt2(g.effect, "%.2f") + " sd, p " + fmt2(g.p, "%.2g") + ")";
     if (g.diff < lo->diff) lo = &g;
     if (g.diff > hi->diff) hi = &g;
-    if (!(g.effect >= lo_eff->effect)) lo_eff = &g;
-    if (!(g.p <= hi_p->p)) hi_p = &g;
+    // An undefined effect or p (NaN: no spread, or identical series) is the worst case and stays chosen:
+    // a later group must not overwrite it, or min_effect / max_p would hold on the groups after it.
+    if (!std::isnan(lo_eff->effect) && !(g.effect >= lo_eff->effect)) lo_eff = &g;
+    if (!std::isnan(hi_p->p) && !(g.p <= hi_p->p)) hi_p = &g;
     if (std::fabs(g.diff) <= tie_sd * (std::isnan(g.sd) ? 0.0 : g.sd)) ties.push_back(g.label(show_metric)), tie_ds.insert(g.dataset);
     else if (g.diff > 0) wins.push_back(g.label(show_metric)), win_ds.insert(g.dataset);
     else losses.push_back(g.label(show_metric)), loss_ds.insert(g.dataset);

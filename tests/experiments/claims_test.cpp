@@ -54,6 +54,8 @@ void write_results(const fs::path& root) {
       cmp.push_back(row("B", "d2", rep, fold, 0.70 + w + v));
       cmp.push_back(row("A", "d3", rep, fold, 0.70 + w));
       cmp.push_back(row("B", "d3", rep, fold, 0.701 - w));
+      cmp.push_back(row("A", "d0", rep, fold, 0.70 + w));  // d0: identical series, Wilcoxon p undefined
+      cmp.push_back(row("B", "d0", rep, fold, 0.70 + w));
       const double d1[] = {0.6, 0.8, 0.78}, d2[] = {0.6, 0.7, 0.75};
       const char* grid[] = {"1", "10", "100"};
       for (int g = 0; g < 3; ++g) {
@@ -100,6 +102,18 @@ PublishedCheckReport check(const TempDir& dir, const std::string& claims) {
 }  // namespace
 
 TEST_SUITE("unit") {
+  TEST_CASE("claims: an undefined p (identical series) is not overwritten by the next group's p") {
+    TempDir dir;
+    write_results(dir.path() / "results");
+    // d0 has p = NaN, d1 a tiny p: max_p must fail on d0 whatever order the groups come in.
+    const PublishedCheckReport rep =
+        check(dir, claim("p-nan-first", paired("d0, d1"), "{max_p: 0.05}") +
+                       claim("p-nan-last", paired("d1, d0"), "{max_p: 0.05}"));
+    CHECK(rep.claims == 2);
+    CHECK(rep.claims_fail == 2);
+    CHECK(rep.claims_hold == 0);
+  }
+
   TEST_CASE("claims: paired and argmax claims that hold, fail or have no data") {
     TempDir dir;
     write_results(dir.path() / "results");
