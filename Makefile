@@ -114,10 +114,11 @@ snapshot: tool
 
 # Reruns (or reuses complete results) and compares every cell with the snapshot: paired t-test per cell
 # on the primary metric's per-fold values, Holm over the experiment's cells; exit 1 on a flag or a
-# missing cell. EXPERIMENT=figure-2 (or several, space separated) limits it.
+# missing cell. EXPERIMENT=figure-2 (or several, space separated) limits it; RERUN=1 ignores existing
+# results and runs into a temporary results root.
 verify: tool
 	$(PY) plots/reference/verify.py --paper $(PAPER) --results $(RESULTS) --reference $(REFERENCE) --dpforest $(DPF) \
-	  --threads $(THREADS) $(foreach e,$(EXPERIMENT),--experiment $(e))
+	  --threads $(THREADS) $(foreach e,$(EXPERIMENT),--experiment $(e)) $(if $(RERUN),--rerun)
 
 # The privacy audit matrix (configs/audit/matrix.yaml): results/audit/audit.{csv,md}; exit 6 on an alarm.
 audit: tool

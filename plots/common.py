@@ -40,6 +40,7 @@ def load_rows(result_dir, dpforest=None, config=None):
         snapshot = os.path.join(root, "reference", paper, experiment + ".csv")
         if os.path.exists(snapshot):
             print(f"{experiment}: drawn from the reference snapshot ({snapshot})", file=sys.stderr)
+            os.makedirs(result_dir, exist_ok=True)  # the figure is written there
             return snapshot_rows(snapshot, paper, experiment)
         sys.exit(f"{path}: no results table; run the experiment first (make reproduce-{experiment} PAPER={paper})")
     with open(path, newline="") as f:

@@ -4,7 +4,7 @@
     verify.py --paper dipreme [--experiment table-1 ...] [--results results] [--reference results/reference]
 
 For every experiment of the snapshot (or those named): uses results/<paper>/<experiment>/results.csv
-when it is complete, else runs the experiment first (`dpforest run CONFIG --results RESULTS`), then
+when it is complete (--rerun: never; everything is run into a temporary root), else runs the experiment first (`dpforest run CONFIG --results RESULTS`), then
 for every cell compares the primary metric's per-task values with the snapshot's. Folds and seeds
 come from task coordinates, so the two vectors are paired fold by fold:
 
@@ -150,9 +150,6 @@ def verify_experiment(args, paper, experiment, entry, snap_path):
     lines = []
     for (s, r, how, p, delta, n), q in zip(tested, adjusted):
         what = f"{s['cell']} {describe(s, params)}" + (f" [{how}]" if how else "")
-        if math.isnan(p) and n >= 1 and delta == 0:
-            within += 1
-            continue
         if math.isnan(p):
             flagged += 1
             lines.append(f"  FLAGGED {what}: {primary} changed by {delta:+.4g} on its {n} task(s): "
@@ -190,7 +187,22 @@ def main():
     ap.add_argument("--alpha", type=float, default=0.01, help="family-wise level per experiment (Holm)")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--verbose", action="store_true", help="also list the cells that changed within noise")
+    ap.add_argument("--rerun", action="store_true",
+                    help="ignore existing results: run every experiment into a temporary results root (removed after)")
     args = ap.parse_args()
+    if args.rerun:
+        import shutil
+        import tempfile
+        tmp = tempfile.mkdtemp(prefix=f"dpf-verify-{args.paper}-")
+        args.results = tmp
+        try:
+            return run_all(ap, args)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return run_all(ap, args)
+
+
+def run_all(ap, args):
     ref_dir = os.path.join(args.reference, args.paper)
     meta_path = os.path.join(ref_dir, "meta.yaml")
     if not os.path.exists(meta_path):
