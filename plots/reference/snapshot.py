@@ -47,7 +47,9 @@ def snapshot_experiment(args, config, paper, experiment, out_dir):
     complete, counts, problem = ref.completeness(args.dpforest, config, args.results, result_dir)
     csv_path = os.path.join(result_dir, "results.csv")
     if not complete and not (args.allow_partial and os.path.exists(csv_path)):
-        how = "" if os.path.exists(csv_path) else " (--allow-partial needs a results.csv: `dpforest merge --allow-partial`)"
+        how = (" (cells that cannot run, e.g. for missing data, keep it incomplete: --allow-partial, or ALLOW_PARTIAL=1 "
+               "for make snapshot, writes the finished cells marked complete: false)") if os.path.exists(csv_path) else \
+            " (--allow-partial needs a results.csv: `dpforest merge --allow-partial`)"
         return None, f"{paper}/{experiment}: NOT written, results incomplete: {problem}{how}", True
     header, rows = ref.read_csv(csv_path)
     if not rows:
