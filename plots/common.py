@@ -82,10 +82,14 @@ def _spread(n):
     return [a] * half + [-a] * half + ([0.0] if n % 2 else [])
 
 
+_INTEGER_COLUMNS = {"n_train", "n_test"}
+
+
 def snapshot_rows(path, paper, experiment):
     """Per-task pseudo-rows rebuilt from a reference snapshot (plots/reference/reference.py): for each
     cell n rows; every metric column M gets n values whose mean and sample sd are the stored M and
-    M_sd exactly (one value when n = 1 or the sd is undefined); the other columns are copied."""
+    M_sd exactly (the stored text when the sd is 0 or undefined); the row counts n_train and n_test
+    stay integers (exact mean, sd approximate); the other columns are copied."""
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
         columns = reader.fieldnames or []
@@ -105,8 +109,13 @@ def snapshot_rows(path, paper, experiment):
                 mean, sd = _num(cell[m]), _num(cell[m + "_sd"])
                 if math.isnan(mean):
                     r[m] = ""
+                elif math.isnan(sd) or sd == 0:
+                    r[m] = cell[m]  # the stored text: "1234" stays an integer for scripts that int() it
+                elif m in _INTEGER_COLUMNS:
+                    total = round(mean * n)  # row counts: integers with the exact mean (sd approximate)
+                    r[m] = str(total // n + (1 if i < total - (total // n) * n else 0))
                 else:
-                    r[m] = repr(mean + (0.0 if math.isnan(sd) else sd * z[i % len(z)]))
+                    r[m] = repr(mean + sd * z[i % len(z)])
             rows.append(r)
     return rows
 
