@@ -15,8 +15,8 @@ come from task coordinates, so the two vectors are paired fold by fold:
                    that any change is beyond what fold noise can explain.
 
 A cell is matched by its id; a cell whose id changed (a parameter of the config changed) is matched
-by (label, algorithm, dataset) when that is unique on both sides, and the changed parameters are
-named. Cells only in the snapshot are failures; cells only in the results are reported. Exit 1 when
+by (label, algorithm, dataset), among several such cells the one differing in the fewest parameters
+(when unique), and the changed parameters are named. Cells only in the snapshot are failures; cells only in the results are reported. Exit 1 when
 a cell is flagged or missing from the results, 2 on bad input, 0 otherwise.
 """
 import argparse
@@ -59,11 +59,18 @@ def holm(pvals):
     return adj
 
 
-def describe(row, params):
-    parts = [f"{row.get('label', '')} on {row.get('dataset', '')}"]
-    shown = [f"{c}={row[c]}" for c in params if c in ("epsilon", "max_depth", "n_trees", "rho", "k", "strict")
-             and row.get(c, "") != ""]
-    return parts[0] + (f" ({', '.join(shown)})" if shown else "")
+def describe(row, shown_columns):
+    shown = [f"{c}={row[c]}" for c in shown_columns if row.get(c, "") != ""]
+    return f"{row.get('label', '')} on {row.get('dataset', '')}" + (f" ({', '.join(shown)})" if shown else "")
+
+
+def distinguishing(rows, params):
+    """epsilon, and the parameters that tell apart cells sharing a label and dataset (a swept column)."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r.get("label", ""), r.get("dataset", "")), []).append(r)
+    sweep = [c for c in params if any(len({r.get(c, "") for r in g}) > 1 for g in groups.values())]
+    return (["epsilon"] if "epsilon" in params and "epsilon" not in sweep else []) + sweep
 
 
 def match_cells(snap_rows, new_rows, params):
@@ -76,14 +83,16 @@ def match_cells(snap_rows, new_rows, params):
         else:
             left.append(s)
     key = lambda r: (r.get("label", ""), r.get("algorithm", ""), r.get("dataset", ""))  # noqa: E731
+    differing = lambda s, r: [c for c in params if s.get(c, "") != r.get(c, "")]  # noqa: E731
     only_snap = []
     for s in left:
-        cands = [r for r in new_by_id.values() if key(r) == key(s)]
-        same_key_left = [x for x in left if key(x) == key(s)]
-        if len(cands) == 1 and len(same_key_left) == 1:
-            r = cands[0]
+        # Same label, algorithm and dataset; among several (a swept parameter), the one differing from s in
+        # the fewest parameters, when that one is unique.
+        cands = sorted((len(differing(s, r)), i, r) for i, r in enumerate(new_by_id.values()) if key(r) == key(s))
+        if cands and (len(cands) == 1 or cands[0][0] < cands[1][0]):
+            r = cands[0][2]
             del new_by_id[r["cell"]]
-            diff = [f"{c} {s.get(c, '')} -> {r.get(c, '')}" for c in params if s.get(c, "") != r.get(c, "")]
+            diff = [f"{c} {s.get(c, '')} -> {r.get(c, '')}" for c in differing(s, r)]
             pairs.append((s, r, "cell id " + s["cell"] + " -> " + r["cell"] + (": " + ", ".join(diff) if diff else "")))
         else:
             only_snap.append(s)
@@ -135,13 +144,14 @@ def verify_experiment(args, paper, experiment, entry, snap_path):
     for r in new_rows:
         r[ref.FOLDS_PREFIX + primary] = " ".join(ref.g6(ref.as_float(t.get(primary))) for t in cells[r["cell"]])
     pairs, only_snap, only_new = match_cells(snap_rows, new_rows, params)
+    shown = distinguishing(snap_rows, params)
 
     unchanged, tested = 0, []
     problems = []
     for s, r, how in pairs:
         a, b = ref.fold_values(s, primary), [float(x) for x in r[ref.FOLDS_PREFIX + primary].split()]
         if len(a) != len(b):
-            problems.append(f"  FLAGGED {s['cell']} {describe(s, params)}: {len(a)} tasks in the snapshot, {len(b)} now")
+            problems.append(f"  FLAGGED {s['cell']} {describe(s, shown)}: {len(a)} tasks in the snapshot, {len(b)} now")
             continue
         same = all((x == y) or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b))
         if same and how is None:
@@ -156,7 +166,7 @@ def verify_experiment(args, paper, experiment, entry, snap_path):
     within, flagged = 0, 0
     lines = []
     for (s, r, how, p, delta, n), q in zip(tested, adjusted):
-        what = f"{s['cell']} {describe(s, params)}" + (f" [{how}]" if how else "")
+        what = f"{s['cell']} {describe(s, shown)}" + (f" [{how}]" if how else "")
         if math.isnan(p):
             flagged += 1
             lines.append(f"  FLAGGED {what}: {primary} changed by {delta:+.4g} on its {n} task(s): "
@@ -172,9 +182,9 @@ def verify_experiment(args, paper, experiment, entry, snap_path):
     flagged += len(problems)
     lines = problems + lines
     for s in only_snap:
-        lines.append(f"  MISSING {s['cell']} {describe(s, params)}: in the snapshot, not in {result_dir}/results.csv")
+        lines.append(f"  MISSING {s['cell']} {describe(s, shown)}: in the snapshot, not in {result_dir}/results.csv")
     for r in only_new:
-        lines.append(f"  new {r['cell']} {describe(r, params)}: in the results, not in the snapshot")
+        lines.append(f"  new {r['cell']} {describe(r, shown)}: in the results, not in the snapshot")
     print(f"{paper}/{experiment}: {len(pairs)} cells compared on {primary}: {unchanged} unchanged, {within} changed "
           f"within fold noise, {flagged} flagged; {len(only_snap)} only in the snapshot, {len(only_new)} only in the "
           f"results (alpha {args.alpha:g}, Holm over {len(tested)} changed cells)")
