@@ -29,8 +29,8 @@ def load_rows(result_dir, dpforest=None, config=None):
     experiment = os.path.basename(result_dir)
     paper = os.path.basename(os.path.dirname(result_dir))
     root = os.path.dirname(os.path.dirname(result_dir))
-    dpforest = dpforest or os.path.join(ROOT, "build", "dpforest")
-    config = config or os.path.join(ROOT, "configs", paper, experiment + ".yaml")
+    dpforest = dpforest or _short(os.path.join(ROOT, "build", "dpforest"))
+    config = config or _short(os.path.join(ROOT, "configs", paper, experiment + ".yaml"))
     finished = _finished_cells(result_dir)
     if not os.path.exists(path):
         if finished:
@@ -52,6 +52,12 @@ def load_rows(result_dir, dpforest=None, config=None):
         print(f"{path}: warning: stale table, it holds {len(merged)} cells but cells/ has {len(finished | merged)} "
               f"finished; run `{dpforest} merge {config} --results {root}`", file=sys.stderr)
     return rows
+
+
+def _short(path):
+    """path relative to the working directory when it lies below it (build/dpforest from the checkout)."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
 def _finished_cells(result_dir):
