@@ -2,6 +2,7 @@
 // the report and the reference snapshot. The check itself is in published.cpp and claims.cpp.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -37,7 +38,18 @@ std::string signed_fmt(double v) { return (v >= 0 ? "+" : "") + fmt(v); }
 std::string mean_sd(const MeasuredSeries& m) {
   if (!m.given) return "n/a";
   if (!m.any) return "—";
-  return fmt(m.mean) + (std::isnan(m.sd) ? std::string() : " ±" + fmt(m.sd));
+  char sd[32] = "";
+  if (!std::isnan(m.sd)) std::snprintf(sd, sizeof sd, " ±%.2g", m.sd);  // two digits of spread are enough in a table
+  return fmt(m.mean) + sd;
+}
+
+// The published spread in the table: its leading number ("0.00035 (95% t half-width, 10 runs)" -> "0.00035");
+// the whole text goes to the note.
+std::string spread_short(const std::string& spread) {
+  char* end = nullptr;
+  const double x = std::strtod(spread.c_str(), &end);
+  if (end == spread.c_str() || !std::isfinite(x)) return cell_text(spread.substr(0, 12));
+  return std::string(spread.c_str(), static_cast<const char*>(end));
 }
 
 std::string selector_text(const MeasuredSeries& m) {
@@ -164,10 +176,12 @@ std::string published_markdown(const PublishedCheckReport& rep) {
            " | verdict |\n|---|---|---" + (quirks ? "|---" : "") + (strict ? "|---" : "") + "|---|\n";
     std::string notes, warnings;
     for (const auto& e : rep.number_entries) {
-      out += "| " + cell_text(e.id) + " | " + fmt(e.value) + (e.spread.empty() ? "" : " ± " + cell_text(e.spread)) + " | " +
+      out += "| " + cell_text(e.id) + " | " + fmt(e.value) + (e.spread.empty() ? "" : " ± " + spread_short(e.spread)) + " | " +
              mean_sd(e.paper_method) + (quirks ? " | " + mean_sd(e.with_quirks) : "") +
              (strict ? " | " + mean_sd(e.strict) : "") + " | " + number_verdict(e) + " |\n";
-      std::string t = (e.source.empty() ? "" : e.source + ". ") + e.experiment + ", " + e.metric + " (" +
+      std::string t = (e.source.empty() ? "" : e.source + ". ") +
+                      (e.spread.empty() || spread_short(e.spread) == e.spread ? "" : "Published spread: " + e.spread + ". ") +
+                      e.experiment + ", " + e.metric + " (" +
                       (e.paper_method.any ? "n=" + std::to_string(e.paper_method.n) + ", " : "") + "tolerance " +
                       fmt(e.tolerance) + ", vs " + e.compare + ": " +
                       selector_text(e.compare == "with_quirks" ? e.with_quirks : e.paper_method) + ").";

@@ -181,10 +181,22 @@ TEST_SUITE("unit") {
     CAPTURE(rep.text);
     CHECK(lines > 10);
     CHECK(longest <= 120);
-    CHECK(contains(rep.text, "| out-explained | 0.9 | 0.65 ±0.07071 | 0.51 ±0.01414 | OUTSIDE (explained) Δ-0.25 |"));
-    CHECK(contains(rep.text, "| out-bare | 0.9 | 0.51 ±0.01414 | n/a | **OUTSIDE** Δ-0.39 |"));
+    CHECK(contains(rep.text, "| out-explained | 0.9 | 0.65 ±0.071 | 0.51 ±0.014 | OUTSIDE (explained) Δ-0.25 |"));
+    CHECK(contains(rep.text, "| out-bare | 0.9 | 0.51 ±0.014 | n/a | **OUTSIDE** Δ-0.39 |"));
     CHECK(contains(rep.text, "\n- **out-explained**: figure-1, accuracy (n=2, tolerance 0.01, vs paper_method: label=P). word0"));
     CHECK(contains(rep.text, "| p-beats-q | holds | "));
+  }
+
+  TEST_CASE("check-published: a long published spread shows its number in the table and its text in the note") {
+    Fixture f;
+    write_results(f.results);
+    dpf::test::write_file(f.pub, "paper: tp\nnumbers:\n  - {id: s, experiment: figure-1, metric: accuracy, value: 0.66,"
+                                 " spread: \"0.035 (95% t half-width, 10 runs)\", tolerance: 0.05, paper_method: {label: P}}\n");
+    const PublishedCheckReport rep = f.check(f.results);
+    CAPTURE(rep.text);
+    CHECK(contains(rep.text, "| s | 0.66 ± 0.035 | 0.65 ±0.071 | ok Δ-0.01 |"));
+    CHECK(contains(rep.text, "- **s**: Published spread: 0.035 (95% t half-width, 10 runs). figure-1, accuracy"));
+    CHECK(contains(published_json(rep), "\"spread\":\"0.035 (95% t half-width, 10 runs)\""));
   }
 
   TEST_CASE("wrap_text: breaks on spaces at the width, counts code points, keeps over-long words whole") {
