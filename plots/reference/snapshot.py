@@ -156,7 +156,9 @@ def main():
             print(msg)
         meta = {"paper": paper,
                 "git_commit": git("rev-parse", "HEAD") or "unknown",
-                "git_dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+                # Uncommitted changes to tracked files other than the snapshot itself (rewritten just now).
+                "git_dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                                      ":(exclude)results/reference")),
                 "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "results_root": args.results,
                 "format": "reference snapshot v1 (plots/reference/reference.py)",

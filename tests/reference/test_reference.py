@@ -172,6 +172,14 @@ def main():
                 ok = ok and len(a) == len(b) and math.isclose(statistics.mean(a), statistics.mean(b), rel_tol=1e-5, abs_tol=1e-9) \
                     and math.isclose(statistics.stdev(a), statistics.stdev(b), rel_tol=1e-5, abs_tol=1e-9)
         ok = ok and all(r["epsilon"] == "2" for r in rows if r["label"] == "DiPriMe (strict)")
+        # Against the stored numbers themselves: mean and sd of the rebuilt values equal them (to rounding).
+        for cell in snap:
+            got = [float(r["accuracy"]) for r in rows if r["cell_id"] == cell["cell"]]
+            ok = ok and math.isclose(statistics.mean(got), float(cell["accuracy"]), rel_tol=1e-12) \
+                and math.isclose(statistics.stdev(got), float(cell["accuracy_sd"]), rel_tol=1e-12)
+        for n in (2, 3, 7, 10):
+            z = common._spread(n)
+            ok = ok and len(z) == n and abs(statistics.mean(z)) < 1e-12 and math.isclose(statistics.stdev(z), 1.0)
         check(ok, "fallback rows: same n, means and sds per cell as the full results, parameters copied")
         # cells/ without results.csv: K of N finished and the real merge command.
         res8 = os.path.join(tmp, "results-unmerged")
