@@ -6,6 +6,8 @@
 #   make reproduce PAPER=<id>              every figure and table of one paper
 #   make reproduce-benchmark               the leaderboard: every private forest, one protocol (configs/benchmark)
 #   make check-published [PAPER=<id>]      published numbers vs our results
+#   make snapshot [PAPER=<id>]             the reference snapshot of full results (results/reference/<id>, tracked in git)
+#   make verify PAPER=<id> [EXPERIMENT=e]  rerun (or reuse complete results) and compare cell by cell with the snapshot
 #   make test-sanitize                     the whole ctest suite (and the corpus) under ASan + UBSan (build-asan)
 #   make audit                             statistical privacy audit of every private algorithm (results/audit)
 #   make bench                             timings vs scikit-learn and ranger, scale rows 1e5-1e7 (results/bench/bench.csv)
@@ -25,7 +27,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 
-.PHONY: all build tool deps test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published audit bench datasets list fuzz clean
+.PHONY: all build tool deps test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published snapshot verify audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
@@ -97,6 +99,26 @@ check-published: tool
 	@set -e; for f in $(if $(filter command line,$(origin PAPER)),configs/$(PAPER)/published.yaml,configs/*/published.yaml); do \
 	  p=$$(basename $$(dirname $$f)); \
 	  $(DPF) check-published $$f --results $(RESULTS) --out $(RESULTS)/$$p/published-check.md; done
+
+# The reference snapshot (README "Reference snapshot and verify"; plots/reference/): per experiment with
+# complete results one summary row per cell (means, sds, the primary metric per fold), meta.yaml and
+# published.json, in results/reference/<paper>/. Without PAPER: every paper with a results folder.
+# ALLOW_PARTIAL=1 also writes incomplete experiments, marked complete: false.
+REFERENCE ?= $(RESULTS)/reference
+snapshot: tool
+	@set -e; papers="$(if $(filter command line,$(origin PAPER)),$(PAPER),$$(for d in $(RESULTS)/*/; do p=$$(basename $$d); [ "$$p" != reference ] && [ -d configs/$$p ] && echo $$p; done))"; \
+	  [ -n "$$papers" ] || { echo "make snapshot: no results of any paper in $(RESULTS)/" >&2; exit 1; }; \
+	  rc=0; for p in $$papers; do \
+	    $(PY) plots/reference/snapshot.py --paper $$p --results $(RESULTS) --out $(REFERENCE) --dpforest $(DPF) \
+	      $(foreach e,$(EXPERIMENT),--experiment $(e)) $(if $(ALLOW_PARTIAL),--allow-partial) || rc=1; done; exit $$rc
+
+# Reruns (or reuses complete results) and compares every cell with the snapshot: paired t-test per cell
+# on the primary metric's per-fold values, Holm over the experiment's cells; exit 1 on a flag or a
+# missing cell. EXPERIMENT=figure-2 (or several, space separated) limits it; RERUN=1 ignores existing
+# results and runs into a temporary results root.
+verify: tool
+	$(PY) plots/reference/verify.py --paper $(PAPER) --results $(RESULTS) --reference $(REFERENCE) --dpforest $(DPF) \
+	  --threads $(THREADS) $(foreach e,$(EXPERIMENT),--experiment $(e)) $(if $(RERUN),--rerun)
 
 # The privacy audit matrix (configs/audit/matrix.yaml): results/audit/audit.{csv,md}; exit 6 on an alarm.
 audit: tool

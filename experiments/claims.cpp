@@ -140,6 +140,7 @@ void compute(Group& g) {
 struct Outcome {
   std::string measured, missing;  // missing: groups short of data (then the claim has no data)
   std::vector<std::string> failed, held;
+  double effect = kNaN, p = kNaN;  // paired: the smallest effect and the largest p over the groups
 };
 
 // Key of a row within a series: repetition, fold and the `match` columns.
@@ -302,6 +303,8 @@ Outcome paired(const Entry& e, Tables& tables, const std::vector<std::string>& d
     rule(breaks.empty(), "a − b " + t + " in " + by + (breaks.empty() ? "" : "; breaks: " + join(breaks)));
   }
   o.measured += "; " + tally;
+  o.effect = lo_eff->effect;
+  o.p = hi_p->p;
   return o;
 }
 
@@ -386,8 +389,6 @@ ClaimsReport check_claims(const YAML::Node& claims, const std::string& path, Tab
                                          "min_folds", "a", "b", "match", "by", "series", "over", "values",
                                          "expect", "explanation"};
   ClaimsReport rep;
-  std::string& out = rep.text;
-  out += "## Claims\n\n| id | source | statement | ours | status | explanation |\n|---|---|---|---|---|---|\n";
   std::set<std::string> ids;
   for (std::size_t i = 0; i < claims.size(); ++i) {
     const YAML::Node n = claims[i];
@@ -416,26 +417,32 @@ ClaimsReport check_claims(const YAML::Node& claims, const std::string& path, Tab
     const Outcome o = is_paired ? paired(e, tables, datasets, min_folds) : argmax(e, tables, datasets, min_folds);
 
     ++rep.claims;
-    std::string status, rules;
-    for (const auto& f : o.failed) rules += (rules.empty() ? "" : "; ") + std::string("✗ ") + f;
-    for (const auto& h : o.held) rules += (rules.empty() ? "" : "; ") + std::string("✓ ") + h;
+    PublishedClaim c;
+    c.id = id;
+    c.source = e.given("source") ? e.text("source", n["source"]) : "";
+    c.text = e.text("statement", n["statement"]);
+    for (const Source& s : sources(e))
+      if (std::find(c.experiments.begin(), c.experiments.end(), s.experiment) == c.experiments.end())
+        c.experiments.push_back(s.experiment);
+    c.explanation = e.given("explanation") ? e.text("explanation", n["explanation"]) : "";
+    c.measured = o.measured;
+    c.effect = o.effect;
+    c.p = o.p;
+    for (const auto& f : o.failed) c.rules += (c.rules.empty() ? "" : "; ") + std::string("✗ ") + f;
+    for (const auto& h : o.held) c.rules += (c.rules.empty() ? "" : "; ") + std::string("✓ ") + h;
     if (!o.missing.empty() || o.measured.empty()) {
       ++rep.no_data;
-      status = "NO DATA (" + (o.missing.empty() ? std::string("no rows selected") : o.missing) + ")";
+      c.verdict = "no data";
+      c.missing = o.missing.empty() ? std::string("no rows selected") : o.missing;
     } else if (!o.failed.empty()) {
       ++rep.fail;
-      status = "**does not hold**: " + rules;
+      c.verdict = "fails";
     } else {
       ++rep.hold;
-      status = "holds: " + rules;
+      c.verdict = "holds";
     }
-    out += "| " + cell_text(id) + " | " + cell_text(e.given("source") ? e.text("source", n["source"]) : "") + " | " +
-           cell_text(e.text("statement", n["statement"])) + " | " + cell_text(o.measured.empty() ? "—" : o.measured) +
-           " | " + cell_text(status) + " | " + cell_text(e.given("explanation") ? e.text("explanation", n["explanation"]) : "") +
-           " |\n";
+    rep.entries.push_back(std::move(c));
   }
-  out += "\n" + std::to_string(rep.claims) + " claims: " + std::to_string(rep.hold) + " hold, " + std::to_string(rep.fail) +
-         " do not hold, " + std::to_string(rep.no_data) + " without (complete) results.\n";
   return rep;
 }
 

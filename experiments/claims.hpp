@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "experiments/published.hpp"
 #include "experiments/results.hpp"
 
 namespace dpf {
@@ -41,16 +42,19 @@ class Tables {
   Tables(std::string root, std::string paper) : root_(std::move(root)), paper_(std::move(paper)) {}
   const std::vector<ResultRow>& rows(const std::string& experiment);
   std::string csv(const std::string& experiment) const;
+  // True once any experiment read so far had rows (false: the results root holds nothing asked for).
+  bool any_rows() const { return any_rows_; }
 
  private:
   std::string root_, paper_;
   std::map<std::string, std::vector<ResultRow>> cache_;
+  bool any_rows_ = false;
 };
 }  // namespace published_detail
 
 struct ClaimsReport {
   std::size_t claims = 0, hold = 0, fail = 0, no_data = 0;
-  std::string text;  // a Markdown section (heading, table, summary line)
+  std::vector<PublishedClaim> entries;  // in the file's order (command left empty: published.cpp fills it)
 };
 
 // `claims`: the YAML sequence under `claims:` of the file `path`. Throws dpf::Error naming the file and

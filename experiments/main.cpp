@@ -7,7 +7,7 @@
 //   dpforest list [algorithms|datasets|experiments]
 //   dpforest datasets fetch|verify [ID...]
 //   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
-//   dpforest check-published FILE [--results DIR] [--out FILE.md]
+//   dpforest check-published FILE [--results DIR] [--out FILE.md] [--json FILE.json]
 //   dpforest bench-fit --algorithm NAME --dataset SPEC [--param k=v ...] [--repeats N] [--seed S]
 //   dpforest export-dataset SPEC OUT.csv
 //   dpforest audit --algorithm NAME [--param k=v ...] [--pairs NAME|FILE] [--samples N] [--alpha A]
@@ -148,19 +148,26 @@ int cmd_check(const std::vector<std::string>& args) {
   po::options_description o("options");
   o.add_options()("help", "show this help")("file", po::value<std::vector<std::string>>()->required(), "published.yaml")(
       "results", po::value<std::string>()->default_value(project_root() + "/results"), "results root")(
-      "out", po::value<std::string>()->default_value(""), "also write the Markdown report here");
+      "out", po::value<std::string>()->default_value(""), "also write the Markdown report here")(
+      "json", po::value<std::string>()->default_value(""), "also write the report as JSON here (one published.yaml only)");
   po::positional_options_description pos;
   pos.add("file", -1);
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(o).positional(pos).run(), vm);
   if (vm.count("help")) { std::cout << o; return 0; }
   po::notify(vm);
-  for (const auto& f : vm["file"].as<std::vector<std::string>>()) {
+  const auto files = vm["file"].as<std::vector<std::string>>();
+  require(files.size() == 1 || (vm["out"].as<std::string>().empty() && vm["json"].as<std::string>().empty()),
+          "--out and --json take one published.yaml (got ", files.size(), ")");
+  for (const auto& f : files) {
     PublishedCheckOptions opt;
     opt.results_root = vm["results"].as<std::string>();
     opt.markdown_out = vm["out"].as<std::string>();
+    opt.json_out = vm["json"].as<std::string>();
+    opt.default_results_root = project_root() + "/results";
     PublishedCheckReport r = check_published(f, opt);
     std::cout << r.text << "\n";
+    if (!r.no_results_warning.empty()) std::fprintf(stderr, "dpforest check-published: warning: %s\n", r.no_results_warning.c_str());
   }
   return 0;
 }

@@ -61,6 +61,7 @@ const std::vector<ResultRow>& Tables::rows(const std::string& experiment) {
   if (it == cache_.end()) {
     const std::string f = csv(experiment);
     it = cache_.emplace(experiment, fs::exists(f) ? read_rows(f) : std::vector<ResultRow>{}).first;
+    any_rows_ = any_rows_ || !it->second.empty();
   }
   return it->second;
 }
@@ -125,9 +126,17 @@ Measured measure(const std::vector<ResultRow>& rows, const Selector& sel, const 
   return m;
 }
 
-std::string show(const Measured& m) {
-  if (!m.any) return "—";
-  return fmt(m.s.mean) + " ± " + (m.s.n > 1 ? fmt(m.s.std) : std::string("—")) + " (n=" + std::to_string(m.s.n) + ")";
+MeasuredSeries series_of(const Measured& m, bool given, const Selector& sel) {
+  MeasuredSeries out;
+  out.given = given;
+  out.any = given && m.any;
+  out.selector = sel;
+  if (out.any) {
+    out.mean = m.s.mean;
+    out.sd = m.s.n > 1 ? m.s.std : NAN;
+    out.n = m.s.n;
+  }
+  return out;
 }
 
 
@@ -239,12 +248,11 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
                                          "paper_method", "with_quirks", "strict", "compare", "explanation"};
   Tables tables(opt.results_root, paper);
   PublishedCheckReport rep;
-  std::string& out = rep.text;
-  out += "# Published numbers: " + paper + "\n\n";
-  out += "| id | source | published | ours (paper method) | ours (reference quirks) | ours (strict) | status | explanation |\n";
-  out += "|---|---|---|---|---|---|---|---|\n";
+  rep.paper = paper;
+  rep.published_yaml = path;
+  rep.results_root = opt.results_root;
   const YAML::Node nums = root["numbers"] ? root["numbers"] : YAML::Node(YAML::NodeType::Sequence);
-  std::string warning, warnings;  // explanations that contradict the measurement (explain())
+  std::string warning;  // an explanation that contradicts the measurement (explain())
   for (std::size_t i = 0; i < nums.size(); ++i) {
     const YAML::Node n = nums[i];
     std::string where = "numbers[" + std::to_string(i) + "]";
@@ -271,17 +279,18 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
     if (!std::isfinite(value)) fail(path, ": ", where, ".value: expected a finite number, got ", n["value"].as<std::string>());
     if (!std::isfinite(tol) || tol < 0)
       fail(path, ": ", where, ".tolerance: expected a finite number >= 0, got ", n["tolerance"].as<std::string>());
-    const std::string spread = n["spread"] && !n["spread"].IsNull() ? n["spread"].as<std::string>() : "";
-    const std::string source = n["source"] ? n["source"].as<std::string>() : "";
-    const std::string why = n["explanation"] ? n["explanation"].as<std::string>() : "";
 
     const auto& rows = tables.rows(exp);
     check_columns(rows, metric, {}, where, path, tables.csv(exp));
-    for (const char* k : {"paper_method", "with_quirks", "strict"})
-      check_columns(rows, "", selector(n[k], where + "." + k, path), where + "." + k, path, tables.csv(exp));
-    Measured paper_m = measure(rows, selector(n["paper_method"], where + ".paper_method", path), metric);
-    Measured quirk_m = measure(rows, selector(n["with_quirks"], where + ".with_quirks", path), metric);
-    Measured strict_m = measure(rows, selector(n["strict"], where + ".strict", path), metric);
+    Selector sel[3];
+    const char* keys[3] = {"paper_method", "with_quirks", "strict"};
+    for (int k = 0; k < 3; ++k) {
+      sel[k] = selector(n[keys[k]], where + "." + keys[k], path);
+      check_columns(rows, "", sel[k], where + "." + keys[k], path, tables.csv(exp));
+    }
+    Measured paper_m = measure(rows, sel[0], metric);
+    Measured quirk_m = measure(rows, sel[1], metric);
+    Measured strict_m = measure(rows, sel[2], metric);
     if (!n["with_quirks"]) quirk_m.any = false;
     if (!n["strict"]) strict_m.any = false;
     std::string compare = n["compare"] ? n["compare"].as<std::string>() : (n["with_quirks"] ? "with_quirks" : "paper_method");
@@ -289,36 +298,63 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
       fail(path, ": ", where, ".compare: expected with_quirks or paper_method");
     const Measured& cmp = compare == "with_quirks" ? quirk_m : paper_m;
 
+    PublishedNumber e;
+    e.id = id;
+    e.source = n["source"] ? n["source"].as<std::string>() : "";
+    e.experiment = exp;
+    e.metric = metric;
+    e.value = value;
+    e.tolerance = tol;
+    e.spread = n["spread"] && !n["spread"].IsNull() ? n["spread"].as<std::string>() : "";
+    e.compare = compare;
+    e.paper_method = series_of(paper_m, true, sel[0]);
+    e.with_quirks = series_of(quirk_m, static_cast<bool>(n["with_quirks"]), sel[1]);
+    e.strict = series_of(strict_m, static_cast<bool>(n["strict"]), sel[2]);
+    e.explanation = explain(n["explanation"] ? n["explanation"].as<std::string>() : "", paper_m, quirk_m, strict_m, cmp,
+                            value, tol, &warning);
+    e.warning = warning;
+    e.command = reproduce_command(paper, exp, path, opt);
     ++rep.numbers;
-    std::string status;
     if (!cmp.any) {
-      status = "NO DATA (run " + exp + ")";
+      e.verdict = "no data";
       ++rep.no_data;
-    } else if (std::fabs(cmp.s.mean - value) <= tol) {
-      status = "ok (|Δ| " + fmt(std::fabs(cmp.s.mean - value)) + " <= " + fmt(tol) + ")";
-      ++rep.within;
     } else {
-      status = "**OUTSIDE** (|Δ| " + fmt(std::fabs(cmp.s.mean - value)) + " > " + fmt(tol) + ")";
-      ++rep.outside;
+      e.delta = cmp.s.mean - value;
+      if (std::fabs(e.delta) <= tol) {
+        e.verdict = "within";
+        ++rep.within;
+      } else {
+        e.verdict = "outside";
+        e.explained = !e.explanation.empty() && e.warning.empty();
+        ++rep.outside;
+        rep.outside_explained += e.explained ? 1 : 0;
+      }
     }
-    out += "| " + cell_text(id) + " | " + cell_text(source) + " | " + fmt(value) + (spread.empty() ? "" : " ± " + spread) +
-           " | " + show(paper_m) + " | " + (n["with_quirks"] ? show(quirk_m) : "n/a") + " | " +
-           (n["strict"] ? show(strict_m) : "n/a") + " | " + status + " (vs " + compare + ") | " +
-           cell_text(explain(why, paper_m, quirk_m, strict_m, cmp, value, tol, &warning)) + " |\n";
-    if (!warning.empty()) warnings += "- " + cell_text(id) + ": explanation contradicts the measurement (" + warning + ")\n";
+    rep.number_entries.push_back(std::move(e));
   }
-  if (!warnings.empty()) out += "\nWarnings:\n\n" + warnings;
-  out += "\n" + std::to_string(rep.numbers) + " numbers: " + std::to_string(rep.within) + " within tolerance, " +
-         std::to_string(rep.outside) + " outside, " + std::to_string(rep.no_data) + " without results.\n";
   if (root["claims"]) {
     ClaimsReport c = check_claims(root["claims"], path, tables);
     rep.claims = c.claims;
     rep.claims_hold = c.hold;
     rep.claims_fail = c.fail;
     rep.claims_no_data = c.no_data;
-    out += "\n" + c.text;
+    rep.claim_entries = std::move(c.entries);
+    for (auto& e : rep.claim_entries) {
+      for (const auto& x : e.experiments)
+        e.command += (e.command.empty() ? "" : " && ") + reproduce_command(paper, x, path, opt);
+    }
   }
+  if (!tables.any_rows()) {
+    const fs::path dir = fs::path(opt.results_root) / paper;
+    rep.no_results_warning = "no results for paper '" + paper + "' in " + dir.string() +
+                             (fs::is_directory(dir) ? " (the directory holds no results.csv for any experiment of " + path + ")"
+                                                    : " (no such directory)") +
+                             "; every number and claim is NO DATA. Check --results (the results root, which holds <paper>/<experiment>/results.csv) or run the commands below.";
+  }
+  rep.text = published_markdown(rep);
+  std::string& out = rep.text;
   if (!opt.markdown_out.empty()) write_text_atomic(opt.markdown_out, out);
+  if (!opt.json_out.empty()) write_text_atomic(opt.json_out, published_json(rep));
   return rep;
 }
 

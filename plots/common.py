@@ -12,15 +12,125 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def load_rows(result_dir):
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load_rows(result_dir, dpforest=None, config=None):
+    """The rows of <result_dir>/results.csv (results/<paper>/<experiment>).
+
+    Without a results.csv: when the directory has finished cells (cells/*.csv) it says how many of the
+    config's cells are finished and the `dpforest merge` command, and stops; when it has none and the
+    reference snapshot results/reference/<paper>/<experiment>.csv exists, the rows are rebuilt from the
+    snapshot (snapshot_rows) and one line on stderr says so. A results.csv that holds fewer cells than
+    cells/ is drawn with a warning naming the merge command. dpforest / config default to
+    build/dpforest and configs/<paper>/<experiment>.yaml of this checkout."""
+    result_dir = os.path.normpath(result_dir)
     path = os.path.join(result_dir, "results.csv")
+    experiment = os.path.basename(result_dir)
+    paper = os.path.basename(os.path.dirname(result_dir))
+    root = os.path.dirname(os.path.dirname(result_dir))
+    dpforest = dpforest or _short(os.path.join(ROOT, "build", "dpforest"))
+    config = config or _short(os.path.join(ROOT, "configs", paper, experiment + ".yaml"))
+    finished = _finished_cells(result_dir)
     if not os.path.exists(path):
-        sys.exit(f"{path}: no results table; run the experiment first (make reproduce-... PAPER=...)")
+        if finished:
+            sys.exit(f"{path}: no results table; {_cells_progress(len(finished), dpforest, config, root)}; "
+                     f"run `{dpforest} merge {config} --results {root}`"
+                     f" (add --allow-partial to draw the finished cells only)")
+        snapshot = os.path.join(root, "reference", paper, experiment + ".csv")
+        if os.path.exists(snapshot):
+            print(f"{experiment}: drawn from the reference snapshot ({snapshot})", file=sys.stderr)
+            os.makedirs(result_dir, exist_ok=True)  # the figure is written there
+            return snapshot_rows(snapshot, paper, experiment)
+        sys.exit(f"{path}: no results table; run the experiment first (make reproduce-{experiment} PAPER={paper})")
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     if not rows:
         sys.exit(f"{path}: the results table is empty")
+    merged = {r.get("cell_id") for r in rows}
+    if finished and not finished <= merged:
+        print(f"{path}: warning: stale table, it holds {len(merged)} cells but cells/ has {len(finished | merged)} "
+              f"finished; run `{dpforest} merge {config} --results {root}`", file=sys.stderr)
     return rows
+
+
+def _short(path):
+    """path relative to the working directory when it lies below it (build/dpforest from the checkout)."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def _finished_cells(result_dir):
+    """Cell ids with a finished cell file (cells/<id>.csv; pieces of split cells are not cells)."""
+    d = os.path.join(result_dir, "cells")
+    if not os.path.isdir(d):
+        return set()
+    return {f[:-4] for f in os.listdir(d) if f.endswith(".csv") and ".part-" not in f and not f.endswith(".tmp")}
+
+
+def _cells_progress(k, dpforest, config, root):
+    """'K of N cells finished', N from `dpforest status` (when the binary and config exist)."""
+    import subprocess
+    if os.access(dpforest, os.X_OK) and os.path.exists(config):
+        p = subprocess.run([dpforest, "status", config, "--results", root], capture_output=True, text=True)
+        for line in p.stdout.splitlines():
+            line = line.strip()
+            if line.startswith("cells:"):
+                done, total = line.split()[1].split("/")
+                return f"{done} of {total} cells finished"
+    return f"{k} cells finished (total unknown: {dpforest} or {config} missing)"
+
+
+def _spread(n):
+    """n numbers with mean 0 and sample sd 1 (n >= 2): +-a pairs, and a 0 when n is odd."""
+    half = n // 2
+    a = math.sqrt((n - 1) / (2 * half))
+    return [a] * half + [-a] * half + ([0.0] if n % 2 else [])
+
+
+_INTEGER_COLUMNS = {"n_train", "n_test"}
+
+
+def snapshot_rows(path, paper, experiment):
+    """Per-task pseudo-rows rebuilt from a reference snapshot (plots/reference/reference.py): for each
+    cell n rows; every metric column M gets n values whose mean and sample sd are the stored M and
+    M_sd exactly (the stored text when the sd is 0 or undefined); the row counts n_train and n_test
+    stay integers (exact mean, sd approximate); the other columns are copied."""
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        columns = reader.fieldnames or []
+        cells = list(reader)
+    metrics = [c for c in columns if c + "_sd" in columns]
+    fixed = [c for c in columns if c not in metrics and not c.endswith("_sd") and c not in ("cell", "n")
+             and not c.startswith("folds:")]
+    rows = []
+    for cell in cells:
+        n = int(cell["n"])
+        z = _spread(n) if n >= 2 else [0.0]
+        for i in range(n):
+            r = {"paper": paper, "experiment": experiment, "cell_id": cell["cell"], "repetition": str(i), "fold": "0"}
+            for c in fixed:
+                r[c] = cell[c]
+            for m in metrics:
+                mean, sd = _num(cell[m]), _num(cell[m + "_sd"])
+                if math.isnan(mean):
+                    r[m] = ""
+                elif math.isnan(sd) or sd == 0:
+                    r[m] = cell[m]  # the stored text: "1234" stays an integer for scripts that int() it
+                elif m in _INTEGER_COLUMNS:
+                    total = round(mean * n)  # row counts: integers with the exact mean (sd approximate)
+                    r[m] = str(total // n + (1 if i < total - (total // n) * n else 0))
+                else:
+                    r[m] = repr(mean + sd * z[i % len(z)])
+            rows.append(r)
+    return rows
+
+
+def _num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
 
 
 def metric(row, name):

@@ -84,11 +84,18 @@ std::string claim(const std::string& id, const std::string& body, const std::str
   return "- id: " + id + "\n  source: test\n  statement: \"" + id + "\"\n" + body + "  expect: " + expect + "\n";
 }
 
-// The claims table row of one id.
+// The claims table row of one id, followed by its note (what was measured, the rules; unwrapped).
 std::string row_of(const std::string& text, const std::string& id) {
   const auto at = text.find("| " + id + " |");
   REQUIRE(at != std::string::npos);
-  return text.substr(at, text.find('\n', at) - at);
+  std::string row = text.substr(at, text.find('\n', at) - at);
+  const auto n = text.find("\n- **" + id + "**: ", at);
+  REQUIRE(n != std::string::npos);
+  std::size_t end = n + 1;
+  while (end < text.size() && text.compare(end, 3, "\n- ") != 0 && text.compare(end, 2, "\n\n") != 0) ++end;
+  std::string note = text.substr(n + 1, end - n - 1);
+  for (std::size_t p; (p = note.find("\n  ")) != std::string::npos;) note.replace(p, 3, " ");
+  return row + "\n" + note;
 }
 
 PublishedCheckReport check(const TempDir& dir, const std::string& claims) {
@@ -141,25 +148,25 @@ TEST_SUITE("unit") {
     CAPTURE(rep.text);
     CHECK(rep.claims == 11);
     CHECK(rep.numbers == 0);
-    CHECK(contains(row_of(rep.text, "holds-tally"), "| holds: "));
+    CHECK(contains(row_of(rep.text, "holds-tally"), "| holds |"));
     CHECK(contains(row_of(rep.text, "holds-tally"), "wins/ties/losses 2/1/0"));
     // d1's mean difference is 0.10 + mean(0.002 * fold) = 0.104, from the rows, not from the claim.
     CHECK(contains(row_of(rep.text, "holds-tally"), "d1 +0.104"));
     CHECK(contains(row_of(rep.text, "fails-min"), "**does not hold**"));
     CHECK(contains(row_of(rep.text, "fails-min"), "smallest difference -0.001 (d3)"));
-    CHECK(contains(row_of(rep.text, "holds-p"), "| holds: "));
+    CHECK(contains(row_of(rep.text, "holds-p"), "| holds |"));
     CHECK(contains(row_of(rep.text, "fails-strict"), "**does not hold**"));
     CHECK(contains(row_of(rep.text, "fails-strict"), "losses 1 (d3)"));
     CHECK(contains(row_of(rep.text, "absent"), "NO DATA"));
     CHECK(contains(row_of(rep.text, "short"), "NO DATA"));
     CHECK(contains(row_of(rep.text, "short"), "10 pairs in cmp"));
-    CHECK(contains(row_of(rep.text, "argmax-holds"), "| holds: "));
+    CHECK(contains(row_of(rep.text, "argmax-holds"), "| holds |"));
     CHECK(contains(row_of(rep.text, "argmax-holds"), "d1 10 (0.8)"));
     CHECK(contains(row_of(rep.text, "argmax-holds"), "d2 100 (0.75)"));
     CHECK(contains(row_of(rep.text, "argmax-fails"), "outside: d1 10"));
     CHECK(contains(row_of(rep.text, "argmax-fails"), "d1 10 (0.8) [best in range: 100 (0.78)]"));
     CHECK(contains(row_of(rep.text, "argmax-grid"), "NO DATA"));
-    CHECK(contains(row_of(rep.text, "trend"), "| holds: "));
+    CHECK(contains(row_of(rep.text, "trend"), "| holds |"));
     CHECK(contains(row_of(rep.text, "trend"), "d1 @0.5 +0.200"));
     CHECK(contains(row_of(rep.text, "trend-up"), "**does not hold**"));
     CHECK(rep.claims_hold == 4);
@@ -192,7 +199,7 @@ TEST_SUITE("unit") {
     const PublishedCheckReport rep = check(dir, claim("both", body, "{wins: 2, ties: 2, losses: 2}") +
                                                     claim("wrong", body, "{wins: 4}"));
     CAPTURE(rep.text);
-    CHECK(contains(row_of(rep.text, "both"), "| holds: "));
+    CHECK(contains(row_of(rep.text, "both"), "| holds |"));
     CHECK(contains(row_of(rep.text, "both"), "d1 1-accuracy -0.104"));
     CHECK(contains(row_of(rep.text, "wrong"), "**does not hold**"));
     const std::string m = error_of([&] {

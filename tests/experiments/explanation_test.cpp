@@ -33,6 +33,12 @@ void write_results(const fs::path& root) {
   write_rows_atomic((root / "tp" / "e" / "results.csv").string(), rows);
 }
 
+// The report's notes are wrapped at 120 columns, continuation lines indented by two spaces.
+std::string unwrap(std::string t) {
+  for (std::size_t p; (p = t.find("\n  ")) != std::string::npos;) t.replace(p, 3, " ");
+  return t;
+}
+
 std::string number(const std::string& id, double value, double tol, const std::string& why) {
   return "  - {id: " + id + ", experiment: e, metric: accuracy, value: " + std::to_string(value) +
          ", tolerance: " + std::to_string(tol) + ", paper_method: {label: P}, strict: {label: S}, explanation: \"" + why +
@@ -46,11 +52,11 @@ std::string report(const std::string& numbers) {
   dpf::test::write_file(pub, "paper: tp\nnumbers:\n" + numbers);
   PublishedCheckOptions o;
   o.results_root = (dir.path() / "results").string();
-  return check_published(pub.string(), o).text;
+  return unwrap(check_published(pub.string(), o).text);
 }
 
 std::string warning_of(const std::string& text, const std::string& id) {
-  const auto at = text.find("- " + id + ": explanation contradicts the measurement");
+  const auto at = text.find("- **" + id + "**: explanation contradicts the measurement");
   if (at == std::string::npos) return "";
   return text.substr(at, text.find('\n', at) - at);
 }
@@ -93,7 +99,7 @@ TEST_SUITE("unit") {
     dpf::test::write_file(pub, "paper: tp\nnumbers:\n" + number("x", 0.7, 0.1, "we get 0.99, {ours}, {verdict}"));
     PublishedCheckOptions o;
     o.results_root = dir.str();
-    const std::string t = check_published(pub.string(), o).text;
+    const std::string t = unwrap(check_published(pub.string(), o).text);
     CHECK(contains(t, "we get 0.99, —, no data"));
     CHECK(warning_of(t, "x").empty());
   }

@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+"""Writes the reference snapshot of a paper's full results (README.md "Reference snapshot and verify").
+
+    snapshot.py --paper dipreme [--experiment figure-2 ...] [--results results] [--out results/reference]
+    snapshot.py --config tests/reference/quick.yaml --results /tmp/r --out /tmp/ref   (any config)
+
+For each experiment with results it writes <out>/<paper>/<experiment>.csv (reference.py describes the
+columns), then <out>/<paper>/meta.yaml (git commit, date, per experiment: config, cells and tasks done
+and in total, primary metric, complete) and, when configs/<paper>/published.yaml exists,
+<out>/<paper>/published.json from `dpforest check-published --json`. An experiment whose results are
+incomplete (cells unfinished, or results.csv missing or stale) is refused with the command that
+completes it; --allow-partial writes what there is with `complete: false`. Exit 1 when something was
+refused, 0 otherwise.
+"""
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference as ref  # noqa: E402
+
+import yaml  # noqa: E402
+
+
+def git(*args):
+    try:
+        return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def load_meta(path):
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return yaml.safe_load(f) or {}
+
+
+def snapshot_experiment(args, config, paper, experiment, out_dir):
+    """Writes one experiment's CSV; returns (meta entry or None, message, refused)."""
+    result_dir = os.path.join(args.results, paper, experiment)
+    if not os.path.isdir(result_dir):
+        return None, f"{paper}/{experiment}: no results in {result_dir} (skipped)", False
+    complete, counts, problem = ref.completeness(args.dpforest, config, args.results, result_dir)
+    csv_path = os.path.join(result_dir, "results.csv")
+    if not complete and not (args.allow_partial and os.path.exists(csv_path)):
+        how = (" (cells that cannot run, e.g. for missing data, keep it incomplete: --allow-partial, or ALLOW_PARTIAL=1 "
+               "for make snapshot, writes the finished cells marked complete: false)") if os.path.exists(csv_path) else \
+            " (--allow-partial needs a results.csv: `dpforest merge --allow-partial`)"
+        return None, f"{paper}/{experiment}: NOT written, results incomplete: {problem}{how}", True
+    header, rows = ref.read_csv(csv_path)
+    if not rows:
+        return None, f"{paper}/{experiment}: NOT written, {csv_path} is empty", True
+    columns, out_rows, info = ref.summarize_table(header, rows)
+    path = os.path.join(out_dir, experiment + ".csv")
+    ref.write_snapshot_csv(path, columns, out_rows)
+    entry = {"config": config, "cells_done": counts["cells_done"], "cells_total": counts["cells_total"],
+             "tasks_done": counts["tasks_done"], "tasks_total": counts["tasks_total"],
+             "cells_in_snapshot": info["cells_in_table"], "tasks_in_snapshot": info["tasks_in_table"],
+             "primary_metric": info["primary_metric"], "complete": bool(complete),
+             "metric_columns": info["metric_columns"], "dropped_columns": info["dropped_columns"],
+             "results_git_commits": info["results_git_commits"],
+             "snapshot_date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+             "bytes": os.path.getsize(path)}
+    if not complete:
+        entry["incomplete"] = problem
+    msg = (f"{paper}/{experiment}: {info['cells_in_table']} cells, {info['tasks_in_table']} tasks, primary "
+           f"{info['primary_metric']} -> {path} ({entry['bytes']} bytes)" + ("" if complete else f" [complete: false: {problem}]"))
+    return entry, msg, False
+
+
+def published_json(args, paper, out_dir):
+    pub = os.path.join(args.configs, paper, "published.yaml")
+    if not os.path.exists(pub):
+        return None
+    tmp = os.path.join(out_dir, "published.json.tmp")
+    p = subprocess.run([args.dpforest, "check-published", pub, "--results", args.results, "--json", tmp],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{args.dpforest} check-published {pub} failed (exit {p.returncode}): {p.stderr.strip()}")
+    with open(tmp) as f:
+        doc = json.load(f)
+    os.remove(tmp)
+    path = os.path.join(out_dir, "published.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(doc, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    c = doc["counts"]
+    return (f"{paper}: published.json: {c['numbers']} numbers ({c['within']} within, {c['outside_explained']} outside "
+            f"explained, {c['outside_unexplained']} outside unexplained, {c['no_data']} no data), {c['claims']} claims "
+            f"({c['claims_hold']} hold, {c['claims_fail']} fail, {c['claims_no_data']} no data)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--paper", help="configs/<paper>/*.yaml (every experiment with results)")
+    ap.add_argument("--experiment", action="append", default=[], help="only these experiments of --paper")
+    ap.add_argument("--config", action="append", default=[], help="a config file (instead of --paper)")
+    ap.add_argument("--results", default="results", help="results root (holds <paper>/<experiment>/results.csv)")
+    ap.add_argument("--out", default=os.path.join("results", "reference"), help="reference root")
+    ap.add_argument("--configs", default="configs", help="configs root (for --paper and published.yaml)")
+    ap.add_argument("--dpforest", default=os.path.join("build", "dpforest"))
+    ap.add_argument("--allow-partial", action="store_true", help="write incomplete experiments with complete: false")
+    args = ap.parse_args()
+    if not args.paper and not args.config:
+        ap.error("give --paper or --config")
+    if not os.access(args.dpforest, os.X_OK):
+        sys.exit(f"snapshot: {args.dpforest} is not an executable (build it: make tool)")
+
+    configs = list(args.config)
+    if args.paper:
+        found = ref.config_paths(args.configs, args.paper)
+        if not found:
+            sys.exit(f"snapshot: no configs in {os.path.join(args.configs, args.paper)}")
+        names = {os.path.splitext(os.path.basename(c))[0]: c for c in found}
+        for e in args.experiment:
+            if e not in names:
+                sys.exit(f"snapshot: {args.paper} has no experiment '{e}' (configs: {', '.join(sorted(names))})")
+        configs += [names[e] for e in args.experiment] if args.experiment else found
+
+    by_paper = {}
+    for c in configs:
+        ident = ref.config_identity(c)
+        if ident is None:
+            if c in args.config:
+                sys.exit(f"snapshot: {c} is not an experiment config (no 'paper' and 'experiment' keys)")
+            continue
+        by_paper.setdefault(ident[0], []).append((c, ident[1]))
+    refused = 0
+    for paper, items in by_paper.items():
+        out_dir = os.path.join(args.out, paper)
+        os.makedirs(out_dir, exist_ok=True)
+        meta_path = os.path.join(out_dir, "meta.yaml")
+        meta = load_meta(meta_path)
+        experiments = meta.get("experiments") or {}
+        wrote = 0
+        for config, experiment in items:
+            entry, msg, bad = snapshot_experiment(args, config, paper, experiment, out_dir)
+            print(msg, file=sys.stderr if bad else sys.stdout)
+            refused += bad
+            if entry:
+                experiments[experiment] = entry
+                wrote += 1
+        if wrote == 0:
+            print(f"{paper}: nothing written in {out_dir}", file=sys.stderr)
+            if not os.listdir(out_dir):
+                os.rmdir(out_dir)
+            continue
+        msg = published_json(args, paper, out_dir) if args.paper or os.path.exists(
+            os.path.join(args.configs, paper, "published.yaml")) else None
+        if msg:
+            print(msg)
+        meta = {"paper": paper,
+                "git_commit": git("rev-parse", "HEAD") or "unknown",
+                # Uncommitted changes to tracked files other than the snapshot itself (rewritten just now).
+                "git_dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                                      ":(exclude)results/reference")),
+                "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "results_root": args.results,
+                "format": "reference snapshot v1 (plots/reference/reference.py)",
+                "experiments": dict(sorted(experiments.items()))}
+        with open(meta_path + ".tmp", "w") as f:
+            yaml.safe_dump(meta, f, sort_keys=False, allow_unicode=True, width=120)
+        os.replace(meta_path + ".tmp", meta_path)
+        total = sum(os.path.getsize(os.path.join(out_dir, f)) for f in os.listdir(out_dir))
+        print(f"{paper}: {wrote} experiments written; {out_dir} holds {total} bytes")
+    return 1 if refused else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
