@@ -110,7 +110,8 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
       return "epsilon-DP";
     };
     // The batched prediction release repeats per batch of test queries: no bound without n_test.
-    a.privacy_bound = [](const Params& p, TaskKind) {
+    a.privacy_bound = [method](const Params& p, TaskKind) {
+      if (method == Method::kTrees) return PrivacyBound{0.0, 0.0, 0.0};  // no release, no epsilon parameter
       const double e = p.get_double("epsilon");
       if (p.has("query_batch") && p.get_int("query_batch") > 0) return PrivacyBound{HUGE_VAL, HUGE_VAL, 0.0};
       return PrivacyBound{e, e, 0.0};
