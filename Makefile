@@ -6,6 +6,7 @@
 #   make reproduce PAPER=<id>              every figure and table of one paper
 #   make reproduce-benchmark               the leaderboard: every private forest, one protocol (configs/benchmark)
 #   make check-published [PAPER=<id>]      published numbers vs our results
+#   make report [PAPER=<id>]               results/<id>/report.html + report.md: every table and figure, paper vs ours (fresh results, else the snapshot)
 #   make test-sanitize                     the whole ctest suite (and the corpus) under ASan + UBSan (build-asan)
 #   make audit                             statistical privacy audit of every private algorithm (results/audit)
 #   make bench                             timings vs scikit-learn and ranger, scale rows 1e5-1e7 (results/bench/bench.csv)
@@ -25,7 +26,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 
-.PHONY: all build tool deps test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published audit bench datasets list fuzz clean
+.PHONY: all build tool deps test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published report audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
@@ -97,6 +98,14 @@ check-published: tool
 	@set -e; for f in $(if $(filter command line,$(origin PAPER)),configs/$(PAPER)/published.yaml,configs/*/published.yaml); do \
 	  p=$$(basename $$(dirname $$f)); \
 	  $(DPF) check-published $$f --results $(RESULTS) --out $(RESULTS)/$$p/published-check.md; done
+
+# The fidelity report (issue 18): results/<paper>/report.html (self-contained) and report.md for every paper
+# with a published.yaml, or PAPER's alone; rewrites README.md's fidelity block from the committed snapshot.
+# Builds nothing: it uses build/dpforest when present (completeness of fresh results, check-published
+# --json), else works from the snapshot (results/reference/) alone.
+report:
+	@experiments/tools/deps.sh plots
+	$(PY) plots/report/report.py $(if $(filter command line,$(origin PAPER)),--paper $(PAPER),) --results $(RESULTS) --dpforest $(DPF)
 
 # The privacy audit matrix (configs/audit/matrix.yaml): results/audit/audit.{csv,md}; exit 6 on an alarm.
 audit: tool

@@ -1,0 +1,204 @@
+"""The drawing half of the fidelity report: the paper's own plot script per experiment, run on a temporary
+copy of the layout, and the chart of published values against ours. Both run in forked workers (two at a
+time by default) that inherit an already imported matplotlib: on a 2-core machine matplotlib's start-up,
+not the drawing, is what a process per script would cost."""
+import contextlib
+import glob
+import io
+import math
+import multiprocessing
+import os
+import runpy
+import sys
+import traceback
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def stage(tmp, paper, exp, source):
+    """Lays out tmp/<paper>/<exp>/ (results.csv linked for fresh data) and tmp/reference/<paper>/<exp>.csv
+    (linked for snapshot data, where plots/common.py's load_rows falls back to it). Returns the result dir."""
+    d = os.path.join(tmp, paper, exp)
+    os.makedirs(d, exist_ok=True)
+    if source["kind"] in ("fresh", "partial"):
+        os.symlink(os.path.abspath(source["path"]), os.path.join(d, "results.csv"))
+    elif source["kind"] == "snapshot":
+        rd = os.path.join(tmp, "reference", paper)
+        os.makedirs(rd, exist_ok=True)
+        os.symlink(os.path.abspath(source["path"]), os.path.join(rd, exp + ".csv"))
+    return d
+
+
+def run_script(script, result_dir):
+    """Runs a plot script as `python3 script result_dir` would, in this (forked) process. Returns
+    (ok, log): ok is False when it raised or exited non-zero."""
+    out = io.StringIO()
+    ok = True
+    sys.argv = [script, result_dir]
+    sys.path.insert(0, os.path.dirname(script))
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            runpy.run_path(script, run_name="__main__")
+        except SystemExit as e:
+            if e.code not in (None, 0):
+                ok = False
+                if not isinstance(e.code, int):
+                    print(e.code)
+        except Exception:  # noqa: BLE001 - a broken script is shown in the page, not fatal
+            ok = False
+            traceback.print_exc(limit=4)
+    plt.close("all")
+    return ok, out.getvalue()
+
+
+def outputs(result_dir):
+    """(png paths, md paths) a script wrote, sorted."""
+    return sorted(glob.glob(os.path.join(result_dir, "*.png"))), sorted(glob.glob(os.path.join(result_dir, "*.md")))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Published vs ours
+
+
+def _num(v):
+    try:
+        x = float(v)
+        return x if math.isfinite(x) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def chart_points(entries):
+    """Panels of points for the chart. Each entry: the number's JSON entry with its YAML (selectors).
+    x is the swept column (epsilon first, else another numeric selector column with >= 2 values, else
+    a category per label); a panel per (metric, dataset and the other selector columns)."""
+    sels = [e["yaml"].get("paper_method") or {} for e in entries]
+    numeric = sorted({k for s in sels for k, v in s.items() if k != "label" and _num(v) is not None})
+
+    def sweeps(k):
+        """How many series (the selector without k) hold >= 2 values of k: k is swept within a series."""
+        groups = {}
+        for s in sels:
+            if _num(s.get(k)) is None:
+                continue
+            rest = tuple(sorted((a, str(b)) for a, b in s.items() if a != k))
+            groups.setdefault(rest, set()).add(_num(s[k]))
+        return sum(1 for v in groups.values() if len(v) >= 2)
+
+    score = {k: sweeps(k) for k in numeric}
+    if score.get("epsilon", 0) > 0:
+        xkey = "epsilon"
+    else:
+        cand = sorted((k for k in numeric if score[k] > 0), key=lambda k: (-score[k], k))
+        xkey = cand[0] if cand else None
+    panels = {}
+    for e, s in zip(entries, sels):
+        pkey = (str(e.get("metric", "")),) + ((f"dataset={s['dataset']}",) if "dataset" in s else ())
+        p = panels.setdefault(pkey, {"series": {}})
+        rest = [f"{k}={s[k]}" for k in sorted(s) if k not in ("label", "dataset", xkey)]
+        label = str(s.get("label", e["id"])) + (f" ({', '.join(rest)})" if rest else "")
+        x = _num(s.get(xkey)) if xkey else None
+        p["series"].setdefault(label, []).append((x, e))
+    return xkey, panels
+
+
+def draw_chart(entries, out_png, title):
+    """Paper values (black diamonds; a bar for a printed ±) and ours (mean ± sd: paper method, with quirks,
+    strict, side by side) per panel. Returns the number of points drawn."""
+    xkey, panels = chart_points(entries)
+    items = sorted(panels.items())
+    n = len(items)
+    maxp = 24
+    shown = items[:maxp]
+    ncol = min(3, len(shown)) or 1
+    nrow = max(1, math.ceil(len(shown) / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, 3.6 * nrow), squeeze=False)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    kinds = [("paper_method", "o", "ours"), ("with_quirks", "s", "ours, quirks"), ("strict", "^", "ours, strict")]
+    all_labels = []
+    for _, p in shown:
+        for label in p["series"]:
+            if label not in all_labels:
+                all_labels.append(label)
+    drawn = 0
+    for ax, (pkey, p) in zip(axes.flat, shown):
+        labels = list(p["series"])
+        cats = {}
+        for label in labels:
+            color = colors[all_labels.index(label) % len(colors)]
+            pts = sorted(p["series"][label], key=lambda t: (t[0] is None, t[0] or 0))
+            for j, (x, e) in enumerate(pts):
+                if x is None:
+                    x = cats.setdefault((label, j), len(cats))
+                value = _num(e.get("value"))
+                if value is None:
+                    continue
+                spread = _num(e.get("spread"))
+                ax.errorbar([x], [value], yerr=[spread] if spread else None, fmt="D", color="black",
+                            markersize=7, mfc="none", mew=1.6, capsize=3, zorder=5)
+                drawn += 1
+                ours = e.get("ours") or {}
+                for ki, (k, marker, _) in enumerate(kinds):
+                    o = ours.get(k) if isinstance(ours, dict) else None
+                    if not o or _num(o.get("mean")) is None:
+                        continue
+                    off = (ki - 1) * 0.06
+                    xo = x * (1 + off) if xkey and x > 0 else x + off * 3
+                    sd = _num(o.get("sd")) or 0.0
+                    ax.errorbar([xo], [_num(o["mean"])], yerr=[sd], fmt=marker, color=color, capsize=2,
+                                markersize=5, alpha=0.9 if k == "paper_method" else 0.6)
+                    drawn += 1
+        if xkey:
+            xs = [x for pts in p["series"].values() for x, _ in pts if x is not None]
+            if xs and min(xs) > 0 and max(xs) / min(xs) > 20:
+                ax.set_xscale("log")
+            ax.set_xlabel(xkey)
+        else:
+            ax.set_xticks(list(cats.values()))
+            ax.set_xticklabels([c[0][:28] for c in cats], rotation=30, ha="right", fontsize=7)
+        ax.set_title(", ".join(k for k in pkey if k)[:70], fontsize=8)
+        ax.grid(True, alpha=0.3)
+    for ax in list(axes.flat)[len(shown):]:
+        ax.axis("off")
+    extra = f" (first {maxp} of {n} panels)" if n > maxp else ""
+    fig.suptitle(title + extra + "\n◇ paper (± printed spread)   ● ours, paper method   ■ with quirks   ▲ strict"
+                 " (mean ± sd)", fontsize=9)
+    handles = [plt.Line2D([], [], marker="o", ls="", color=colors[i % len(colors)]) for i in range(len(all_labels))]
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.legend(handles, [lb[:60] for lb in all_labels], loc="upper center", ncol=min(4, len(all_labels)) or 1,
+               fontsize=7, bbox_to_anchor=(0.5, 0.0))
+    fig.savefig(out_png, dpi=90, bbox_inches="tight")
+    plt.close(fig)
+    return drawn
+
+
+# ---------------------------------------------------------------------------------------------------
+# Jobs
+
+
+def _job(job):
+    kind = job["kind"]
+    try:
+        if kind == "script":
+            ok, log = run_script(job["script"], job["result_dir"])
+            pngs, mds = outputs(job["result_dir"])
+            return {"ok": ok, "log": log, "pngs": pngs, "mds": mds}
+        drawn = draw_chart(job["entries"], job["out"], job["title"])
+        return {"ok": True, "log": "", "pngs": [job["out"]] if drawn else [], "mds": []}
+    except Exception:  # noqa: BLE001
+        return {"ok": False, "log": traceback.format_exc(limit=4), "pngs": [], "mds": []}
+
+
+def run_jobs(jobs, workers=2):
+    """Runs the jobs in forked workers (a fresh fork per job, so no script sees another's modules or
+    sys.path); results in the jobs' order."""
+    if workers <= 1:
+        return [_job(j) for j in jobs]
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers, maxtasksperchild=1) as pool:
+        return pool.map(_job, jobs, chunksize=1)
