@@ -45,6 +45,7 @@ tool: deps
 	@cmake --build $(BUILD) -j$(JOBS) --target dpforest --  --no-print-directory -s
 
 test: build
+	@experiments/tools/deps.sh browser
 	cd $(BUILD) && ctest --output-on-failure --timeout 1500
 
 # ASan + UBSan (CMake option DPF_SANITIZE) over every ctest suite, the malformed-input corpus included.

@@ -338,7 +338,7 @@ def build(paper, data, rendered, out_dir, fig_dir_name="report-figures"):
 
 def readme_block(reference_root, root=S.ROOT):
     lines = [BEGIN, "| paper | numbers | within | outside, explained | outside, unexplained | no data | claims | "
-             "hold | fail | no data | source |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "hold | fail | claims without data | source |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for paper in S.papers_with_published(root):
         nums, claims = S.published_yaml(paper, root)
         meta = S.read_meta(reference_root, paper)
