@@ -350,6 +350,9 @@ def readme_block(reference_root, root=S.ROOT):
             ne = [by_n.get(str(n["id"]), S.nodata_number(paper, n)) for n in nums]
             ce = [by_c.get(str(k["id"]), S.nodata_claim(paper, k)) for k in claims]
             src = snapshot_text(meta) or "snapshot (no meta.yaml)"
+            exps = S.experiments_of(paper, root)
+            done = sum(1 for e in exps if S.meta_experiment(meta, e).get("complete") is True)
+            src += f"; {done}/{len(exps)} experiments complete"
         else:
             ne = [S.nodata_number(paper, n) for n in nums]
             ce = [S.nodata_claim(paper, k) for k in claims]

@@ -43,6 +43,16 @@ class Captions(unittest.TestCase):
                 self.assertTrue(os.path.exists(S.plot_script(p, it["experiment"])), (p, it["experiment"]))
                 self.assertGreater(len(it["caption"]), 20)
 
+    def test_every_number_and_claim_has_a_section(self):
+        for p in S.papers_with_published():
+            order = {it["experiment"] for it in S.load_captions(p)["items"]}
+            nums, claims = S.published_yaml(p)
+            for n in nums:
+                self.assertIn(str(n["experiment"]), order, (p, n["id"]))
+            for c in claims:
+                for e in S.claim_experiments(c):
+                    self.assertIn(e, order, (p, c["id"]))
+
     def test_paper_order_not_alphabetical_where_the_paper_differs(self):
         order = [it["experiment"] for it in S.load_captions("dipreme")["items"]]
         self.assertLess(order.index("table-1"), order.index("figure-1"))
@@ -199,6 +209,7 @@ class Page(unittest.TestCase):
             # README block: privatree from the fixture snapshot, dipreme honestly without data
             text = read(readme)
             self.assertIn(f"| `privatree` | {counts['numbers']} | {counts['within']} |", text)
+            self.assertIn("snapshot of commit 0123456789ab, 2026-11-27T06:00:00Z; 1/1 experiments complete |", text)
             self.assertRegex(text, r"\| `dipreme` \| (\d+) \| 0 \| 0 \| 0 \| \1 \|")
             self.assertTrue(text.startswith("x\n") and text.endswith("\ny\n"))
 
