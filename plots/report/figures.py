@@ -10,11 +10,13 @@ import multiprocessing
 import os
 import runpy
 import sys
+import time
 import traceback
 
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.figure  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,9 +36,21 @@ def stage(tmp, paper, exp, source):
     return d
 
 
+_savefig = matplotlib.figure.Figure.savefig
+
+
+def _png_only(fig, fname, *args, **kwargs):
+    """Figure.savefig inside the report's workers: the page embeds PNGs, so the scripts' PDFs (a third
+    of their time) are not written."""
+    if isinstance(fname, str) and fname.lower().endswith(".pdf"):
+        return None
+    return _savefig(fig, fname, *args, **kwargs)
+
+
 def run_script(script, result_dir):
-    """Runs a plot script as `python3 script result_dir` would, in this (forked) process. Returns
-    (ok, log): ok is False when it raised or exited non-zero."""
+    """Runs a plot script as `python3 script result_dir` would, in this (forked) process, without writing
+    its PDFs. Returns (ok, log): ok is False when it raised or exited non-zero."""
+    matplotlib.figure.Figure.savefig = _png_only
     out = io.StringIO()
     ok = True
     sys.argv = [script, result_dir]
@@ -117,14 +131,21 @@ def draw_chart(entries, out_png, title):
     shown = items[:maxp]
     ncol = min(3, len(shown)) or 1
     nrow = max(1, math.ceil(len(shown) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, 3.6 * nrow), squeeze=False)
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    kinds = [("paper_method", "o", "ours"), ("with_quirks", "s", "ours, quirks"), ("strict", "^", "ours, strict")]
     all_labels = []
     for _, p in shown:
         for label in p["series"]:
             if label not in all_labels:
                 all_labels.append(label)
+    # A fixed layout: tight_layout and bbox_inches="tight" measure every tick label and took most of
+    # the time of a chart with many panels.
+    leg_rows = math.ceil(len(all_labels) / 4)
+    head, foot, row_h = 0.9, 0.25 + 0.2 * leg_rows, 3.4
+    height = head + foot + row_h * nrow
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, height), squeeze=False)
+    fig.subplots_adjust(left=0.07, right=0.98, top=1 - head / height, bottom=(foot + 0.9) / height,
+                        hspace=0.75, wspace=0.25)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    kinds = [("paper_method", "o", "ours"), ("with_quirks", "s", "ours, quirks"), ("strict", "^", "ours, strict")]
     drawn = 0
     for ax, (pkey, p) in zip(axes.flat, shown):
         labels = list(p["series"])
@@ -132,27 +153,37 @@ def draw_chart(entries, out_png, title):
         for label in labels:
             color = colors[all_labels.index(label) % len(colors)]
             pts = sorted(p["series"][label], key=lambda t: (t[0] is None, t[0] or 0))
+            paper = ([], [], [])  # x, value, spread
+            ours = {k: ([], [], []) for k, _, _ in kinds}  # x, mean, sd
             for j, (x, e) in enumerate(pts):
                 if x is None:
                     x = cats.setdefault((label, j), len(cats))
                 value = _num(e.get("value"))
                 if value is None:
                     continue
-                spread = _num(e.get("spread"))
-                ax.errorbar([x], [value], yerr=[spread] if spread else None, fmt="D", color="black",
-                            markersize=7, mfc="none", mew=1.6, capsize=3, zorder=5)
-                drawn += 1
-                ours = e.get("ours") or {}
-                for ki, (k, marker, _) in enumerate(kinds):
-                    o = ours.get(k) if isinstance(ours, dict) else None
-                    if not o or _num(o.get("mean")) is None:
+                paper[0].append(x)
+                paper[1].append(value)
+                paper[2].append(_num(e.get("spread")) or 0.0)
+                o_all = e.get("ours") if isinstance(e.get("ours"), dict) else {}
+                for ki, (k, _, _) in enumerate(kinds):
+                    o = o_all.get(k)
+                    if not isinstance(o, dict) or _num(o.get("mean")) is None:
                         continue
                     off = (ki - 1) * 0.06
-                    xo = x * (1 + off) if xkey and x > 0 else x + off * 3
-                    sd = _num(o.get("sd")) or 0.0
-                    ax.errorbar([xo], [_num(o["mean"])], yerr=[sd], fmt=marker, color=color, capsize=2,
-                                markersize=5, alpha=0.9 if k == "paper_method" else 0.6)
-                    drawn += 1
+                    ours[k][0].append(x * (1 + off) if xkey and x > 0 else x + off * 3)
+                    ours[k][1].append(_num(o["mean"]))
+                    ours[k][2].append(_num(o.get("sd")) or 0.0)
+            # one errorbar call per series and kind: a call per point costs seconds on a large table
+            if paper[0]:
+                ax.errorbar(paper[0], paper[1], yerr=paper[2] if any(paper[2]) else None, fmt="D", color="black",
+                            markersize=7, mfc="none", mew=1.6, capsize=3, zorder=5, ls="none")
+                drawn += len(paper[0])
+            for k, marker, _ in kinds:
+                xs, ms, sds = ours[k]
+                if xs:
+                    ax.errorbar(xs, ms, yerr=sds, fmt=marker, color=color, capsize=2, markersize=5, ls="none",
+                                alpha=0.9 if k == "paper_method" else 0.6)
+                    drawn += len(xs)
         if xkey:
             xs = [x for pts in p["series"].values() for x, _ in pts if x is not None]
             if xs and min(xs) > 0 and max(xs) / min(xs) > 20:
@@ -169,10 +200,9 @@ def draw_chart(entries, out_png, title):
     fig.suptitle(title + extra + "\n◇ paper (± printed spread)   ● ours, paper method   ■ with quirks   ▲ strict"
                  " (mean ± sd)", fontsize=9)
     handles = [plt.Line2D([], [], marker="o", ls="", color=colors[i % len(colors)]) for i in range(len(all_labels))]
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.legend(handles, [lb[:60] for lb in all_labels], loc="upper center", ncol=min(4, len(all_labels)) or 1,
-               fontsize=7, bbox_to_anchor=(0.5, 0.0))
-    fig.savefig(out_png, dpi=90, bbox_inches="tight")
+    fig.legend(handles, [lb[:60] for lb in all_labels], loc="lower center", ncol=min(4, len(all_labels)) or 1,
+               fontsize=7, bbox_to_anchor=(0.5, 0.005))
+    fig.savefig(out_png, dpi=90)
     plt.close(fig)
     return drawn
 
@@ -182,6 +212,13 @@ def draw_chart(entries, out_png, title):
 
 
 def _job(job):
+    t0 = time.time()
+    res = _run(job)
+    res["seconds"] = time.time() - t0
+    return res
+
+
+def _run(job):
     kind = job["kind"]
     try:
         if kind == "script":

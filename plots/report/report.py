@@ -384,7 +384,7 @@ def update_readme(readme, block, check_only=False):
 # ---------------------------------------------------------------------------------------------------
 
 
-def render_all(datas, results_root, jobs, tmp):
+def render_all(datas, results_root, jobs, tmp, timings=0):
     """Runs every plot script and chart of every paper in one pool. Returns {paper: {exp: {...}}}."""
     job_list, keys = [], []
     for data in datas:
@@ -404,6 +404,11 @@ def render_all(datas, results_root, jobs, tmp):
                                  "title": f"{paper} {exp}: published vs ours"})
                 keys.append((paper, exp, "chart"))
     results = figures.run_jobs(job_list, jobs)
+    if timings:
+        slow = sorted(zip(results, keys), key=lambda t: -t[0].get("seconds", 0))
+        print(f"report: {len(job_list)} drawing jobs, {sum(r.get('seconds', 0) for r in results):.1f} s in all; slowest:")
+        for r, k in slow[:timings]:
+            print(f"  {r.get('seconds', 0):6.2f} s  {' '.join(k)}")
     out = {}
     for (paper, exp, kind), res in zip(keys, results):
         d = out.setdefault(paper, {}).setdefault(exp, {"script_path": os.path.relpath(S.plot_script(paper, exp), S.ROOT)})
@@ -425,7 +430,8 @@ def main(argv=None):
     ap.add_argument("--reference", default=None, help="snapshot root (default: <repo>/results/reference)")
     ap.add_argument("--out", default=None, help="reports root (default: --results): <out>/<paper>/report.html")
     ap.add_argument("--dpforest", default=os.path.join(S.ROOT, "build", "dpforest"))
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2, help="drawing processes at a time (default 2)")
+    ap.add_argument("--timings", type=int, default=0, metavar="N", help="print the N slowest drawing jobs")
     ap.add_argument("--readme", default=os.path.join(S.ROOT, "README.md"))
     ap.add_argument("--no-readme", action="store_true", help="do not rewrite the README block")
     ap.add_argument("--check-readme", action="store_true", help="only compare the README block; exit 1 if stale")
@@ -445,7 +451,7 @@ def main(argv=None):
                 raise S.ReportError(f"--paper {p}: no configs/{p}/published.yaml (papers: {', '.join(known)})")
         datas = [S.gather(p, a.results, reference, a.dpforest) for p in papers]
         with tempfile.TemporaryDirectory(prefix="dpf-report-") as tmp:
-            rendered = render_all(datas, a.results, a.jobs, tmp)
+            rendered = render_all(datas, a.results, a.jobs, tmp, a.timings)
             for data in datas:
                 out = build(data["paper"], data, rendered.get(data["paper"], {}),
                             os.path.join(a.out or a.results, data["paper"]))
