@@ -45,6 +45,13 @@ def ours_text(o):
         (f" (n={n})" if n is not None else "")
 
 
+def no_data_hint(e):
+    """Without data for the experiment: the command that makes it; with data: the rows do not match."""
+    if e.get("origin") in ("fresh", "snapshot"):
+        return f" (the {e['origin']} data have no rows this entry selects)"
+    return f": run `{e.get('command') or ''}`"
+
+
 def number_rows(entries):
     """Table rows (dicts of display strings) for the numbers of one experiment."""
     rows = []
@@ -58,7 +65,7 @@ def number_rows(entries):
         if cls != "no_data" and e.get("compare"):
             verdict += f" (vs {e['compare']})"
         if cls == "no_data":
-            verdict += f": run `{e.get('command')}`"
+            verdict += no_data_hint(e)
         rows.append({"id": str(e.get("id")), "source": str(e.get("source") or ""), "metric": str(e.get("metric") or ""),
                      "published": pub, "tolerance": S.fmt(S._num_or_none(e.get("tolerance"))),
                      "paper_method": ours_text(ours.get("paper_method")),
@@ -74,7 +81,7 @@ def claim_rows(claims):
         cls = S.claim_class(c)
         v = c.get("verdict") if c.get("verdict") == "not evaluated" else CLAIM_TEXT[cls]
         if cls == "no_data" and v == "no data":
-            v += f": run `{c.get('command') or ''}`"
+            v += no_data_hint(c)
         meas = []
         if S._num_or_none(c.get("effect")) is not None:
             meas.append("effect " + S.fmt(float(c["effect"])))
