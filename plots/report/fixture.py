@@ -63,7 +63,7 @@ def snapshot(ref_root, paper, commit="0123456789abcdef0123", date="2026-11-27T06
                         "folds:accuracy"])
             w.writerow(["c0", "tree", "rf", "adult", "", 5, 0.84, 0.01, "0.83 0.84 0.85 0.84 0.84"])
     with open(os.path.join(d, "meta.yaml"), "w") as f:
-        f.write(f"paper: {paper}\ngit_commit: {commit}\ndate: '{date}'\nexperiments:\n")
+        f.write(f"paper: {paper}\ngit_commit: {commit}\ndate: {date}\nexperiments:\n")  # unquoted: a YAML timestamp
         for e in exps:
             f.write(f"  {e}: {{config: configs/{paper}/{e}.yaml, cells_done: 1, cells_total: 1, tasks_done: 5, "
                     f"tasks_total: 5, primary_metric: accuracy, complete: true}}\n")

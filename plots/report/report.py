@@ -113,7 +113,10 @@ def snapshot_text(meta):
     if not meta:
         return None
     commit = str(meta.get("git_commit", "?"))
-    return f"snapshot of commit {commit[:12]}, {meta.get('date', '?')}"
+    date = meta.get("date", "?")
+    if hasattr(date, "isoformat"):  # YAML reads an unquoted ISO timestamp as a datetime
+        date = date.isoformat().replace("+00:00", "Z")
+    return f"snapshot of commit {commit[:12]}, {date}"
 
 
 # ---------------------------------------------------------------------------------------------------
