@@ -115,7 +115,10 @@ def chart_points(entries):
         pkey = (str(e.get("metric", "")),) + ((f"dataset={s['dataset']}",) if "dataset" in s else ())
         p = panels.setdefault(pkey, {"series": {}})
         rest = [f"{k}={s[k]}" for k in sorted(s) if k not in ("label", "dataset", xkey)]
-        label = str(s.get("label", e["id"])) + (f" ({', '.join(rest)})" if rest else "")
+        if "label" in s:
+            label = str(s["label"]) + (f" ({', '.join(rest)})" if rest else "")
+        else:  # a formula table: the other columns name the series
+            label = ", ".join(rest) or str(e["id"])
         x = _num(s.get(xkey)) if xkey else None
         p["series"].setdefault(label, []).append((x, e))
     return xkey, panels
@@ -138,10 +141,11 @@ def draw_chart(entries, out_png, title):
                 all_labels.append(label)
     # A fixed layout: tight_layout and bbox_inches="tight" measure every tick label and took most of
     # the time of a chart with many panels.
-    leg_rows = math.ceil(len(all_labels) / 4)
+    leg_cols = 4 if max((len(lb) for lb in all_labels), default=0) <= 30 else 2
+    leg_rows = math.ceil(len(all_labels) / leg_cols)
     head, foot, row_h = 0.9, 0.25 + 0.2 * leg_rows, 3.4
     height = head + foot + row_h * nrow
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, height), squeeze=False)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(max(5.2 * ncol, 9.0), height), squeeze=False)
     fig.subplots_adjust(left=0.07, right=0.98, top=1 - head / height, bottom=(foot + 0.9) / height,
                         hspace=0.75, wspace=0.25)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -150,27 +154,39 @@ def draw_chart(entries, out_png, title):
     for ax, (pkey, p) in zip(axes.flat, shown):
         labels = list(p["series"])
         cats = {}
+        pxs = [x for pts in p["series"].values() for x, _ in pts if x is not None]
+        swept = bool(xkey and pxs)  # else one category per series
+        logx = swept and min(pxs) > 0 and max(pxs) / min(pxs) > 20
+        span = (max(pxs) - min(pxs)) if swept and max(pxs) > min(pxs) else 1.0
         for label in labels:
             color = colors[all_labels.index(label) % len(colors)]
             pts = sorted(p["series"][label], key=lambda t: (t[0] is None, t[0] or 0))
             paper = ([], [], [])  # x, value, spread
             ours = {k: ([], [], []) for k, _, _ in kinds}  # x, mean, sd
             for j, (x, e) in enumerate(pts):
-                if x is None:
-                    x = cats.setdefault((label, j), len(cats))
                 value = _num(e.get("value"))
                 if value is None:
                     continue
+                o_all = e.get("ours") if isinstance(e.get("ours"), dict) else {}
+                if swept and x is None:
+                    # no value of the swept column (a non-private baseline): flat lines across the panel
+                    ax.axhline(value, color="black", ls=":", lw=1.2)
+                    o = o_all.get("paper_method")
+                    if isinstance(o, dict) and _num(o.get("mean")) is not None:
+                        ax.axhline(_num(o["mean"]), color=color, ls="--", lw=1.2)
+                    drawn += 1
+                    continue
+                if x is None:
+                    x = cats.setdefault((label, j), len(cats))
                 paper[0].append(x)
                 paper[1].append(value)
                 paper[2].append(_num(e.get("spread")) or 0.0)
-                o_all = e.get("ours") if isinstance(e.get("ours"), dict) else {}
                 for ki, (k, _, _) in enumerate(kinds):
                     o = o_all.get(k)
                     if not isinstance(o, dict) or _num(o.get("mean")) is None:
                         continue
-                    off = (ki - 1) * 0.06
-                    ours[k][0].append(x * (1 + off) if xkey and x > 0 else x + off * 3)
+                    off = (ki - 1) * 0.06  # ours beside the paper's marker, the three variants apart
+                    ours[k][0].append(x * (1 + off) if logx else x + (off - 0.06) * (span * 0.3 if swept else 1.5))
                     ours[k][1].append(_num(o["mean"]))
                     ours[k][2].append(_num(o.get("sd")) or 0.0)
             # one errorbar call per series and kind: a call per point costs seconds on a large table
@@ -184,23 +200,23 @@ def draw_chart(entries, out_png, title):
                     ax.errorbar(xs, ms, yerr=sds, fmt=marker, color=color, capsize=2, markersize=5, ls="none",
                                 alpha=0.9 if k == "paper_method" else 0.6)
                     drawn += len(xs)
-        if xkey:
-            xs = [x for pts in p["series"].values() for x, _ in pts if x is not None]
-            if xs and min(xs) > 0 and max(xs) / min(xs) > 20:
+        if swept:
+            if logx:
                 ax.set_xscale("log")
             ax.set_xlabel(xkey)
         else:
             ax.set_xticks(list(cats.values()))
             ax.set_xticklabels([c[0][:28] for c in cats], rotation=30, ha="right", fontsize=7)
+            ax.set_xlim(-0.6, max(len(cats), 1) - 0.4)
         ax.set_title(", ".join(k for k in pkey if k)[:70], fontsize=8)
         ax.grid(True, alpha=0.3)
     for ax in list(axes.flat)[len(shown):]:
         ax.axis("off")
     extra = f" (first {maxp} of {n} panels)" if n > maxp else ""
     fig.suptitle(title + extra + "\n◇ paper (± printed spread)   ● ours, paper method   ■ with quirks   ▲ strict"
-                 " (mean ± sd)", fontsize=9)
+                 " (mean ± sd); dotted / dashed: paper / ours without the swept column", fontsize=9)
     handles = [plt.Line2D([], [], marker="o", ls="", color=colors[i % len(colors)]) for i in range(len(all_labels))]
-    fig.legend(handles, [lb[:60] for lb in all_labels], loc="lower center", ncol=min(4, len(all_labels)) or 1,
+    fig.legend(handles, [lb[:60] for lb in all_labels], loc="lower center", ncol=min(leg_cols, len(all_labels)) or 1,
                fontsize=7, bbox_to_anchor=(0.5, 0.005))
     fig.savefig(out_png, dpi=90)
     plt.close(fig)
