@@ -394,7 +394,7 @@ def update_readme(readme, block, check_only=False):
 # ---------------------------------------------------------------------------------------------------
 
 
-def render_all(datas, results_root, jobs, tmp, timings=0):
+def render_all(datas, jobs, tmp, timings=0):
     """Runs every plot script and chart of every paper in one pool. Returns {paper: {exp: {...}}}."""
     job_list, keys = [], []
     for data in datas:
@@ -461,7 +461,7 @@ def main(argv=None):
                 raise S.ReportError(f"--paper {p}: no configs/{p}/published.yaml (papers: {', '.join(known)})")
         datas = [S.gather(p, a.results, reference, a.dpforest) for p in papers]
         with tempfile.TemporaryDirectory(prefix="dpf-report-") as tmp:
-            rendered = render_all(datas, a.results, a.jobs, tmp, a.timings)
+            rendered = render_all(datas, a.jobs, tmp, a.timings)
             for data in datas:
                 out = build(data["paper"], data, rendered.get(data["paper"], {}),
                             os.path.join(a.out or a.results, data["paper"]))
