@@ -9,6 +9,7 @@ import math
 import multiprocessing
 import os
 import runpy
+import signal
 import sys
 import time
 import traceback
@@ -227,9 +228,28 @@ def draw_chart(entries, out_png, title):
 # Jobs
 
 
+JOB_SECONDS = 180  # a plot script that hangs is shown as failed after this long
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout(f"stopped after {JOB_SECONDS} s")
+
+
 def _job(job):
     t0 = time.time()
-    res = _run(job)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(JOB_SECONDS)
+    try:
+        res = _run(job)
+    except _Timeout as e:  # raised outside the script's own try (e.g. while saving)
+        res = {"ok": False, "log": str(e), "pngs": [], "mds": []}
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
     res["seconds"] = time.time() - t0
     return res
 

@@ -225,6 +225,20 @@ class Page(unittest.TestCase):
                 self.assertFalse(r["ok"])
                 self.assertIn("no results table here", r["log"])
 
+    def test_hanging_script_is_stopped(self):
+        with tempfile.TemporaryDirectory() as t:
+            hang = os.path.join(t, "hang.py")
+            with open(hang, "w") as f:
+                f.write("import time\nwhile True:\n    time.sleep(0.05)\n")
+            old = report.figures.JOB_SECONDS
+            report.figures.JOB_SECONDS = 1
+            try:
+                r = report.figures.run_jobs([{"kind": "script", "script": hang, "result_dir": t}], 2)[0]
+            finally:
+                report.figures.JOB_SECONDS = old
+            self.assertFalse(r["ok"])
+            self.assertIn("stopped after 1 s", r["log"])
+
     def test_markdown_tables(self):
         h = report.md_to_html("# T\n\n| a | b |\n|---|---|\n| 1 | **2** |\ntext <x>\n")
         self.assertIn("<th>a</th><th>b</th>", h)
