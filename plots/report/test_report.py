@@ -246,6 +246,33 @@ class Page(unittest.TestCase):
         self.assertIn("text &lt;x&gt;", h)
 
 
+class Chart(unittest.TestCase):
+    def entries(self, paper, exp):
+        nums, _ = S.published_yaml(paper)
+        return [dict(S.nodata_number(paper, n), yaml=n) for n in nums if n["experiment"] == exp]
+
+    def test_swept_column_and_panels(self):
+        xkey, panels = report.figures.chart_points(self.entries("dipreme", "figure-2"))
+        self.assertEqual(xkey, "epsilon")
+        self.assertEqual(list(panels), [("accuracy",)])
+        xkey, panels = report.figures.chart_points(self.entries("smooth-rdf", "table-3"))
+        self.assertEqual(xkey, "n_trees")
+        self.assertIn(("empty_leaf_fraction", "dataset=nursery"), panels)
+        # a table: one value per method and dataset, nothing swept -> one category per series
+        xkey, panels = report.figures.chart_points(self.entries("dipreme", "table-1"))
+        self.assertIsNone(xkey)
+        self.assertIn("RF (max_depth=9)", panels[("mse", "dataset=appliances-energy")]["series"])
+
+    def test_chart_draws_every_paper_value(self):
+        e = self.entries("dipreme", "figure-2")
+        e[0]["ours"] = {"paper_method": {"mean": 0.7, "sd": 0.05, "n": 10}, "with_quirks": None,
+                        "strict": {"mean": 0.6, "sd": 0.05, "n": 10}}
+        with tempfile.TemporaryDirectory() as t:
+            n = report.figures.draw_chart(e, os.path.join(t, "c.png"), "t")
+            self.assertEqual(n, len(e) + 2)
+            self.assertGreater(os.path.getsize(os.path.join(t, "c.png")), 1000)
+
+
 class Readme(unittest.TestCase):
     def test_readme_block_matches_the_committed_snapshot(self):
         ref = os.path.join(S.ROOT, "results", "reference")
