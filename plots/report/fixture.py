@@ -29,12 +29,14 @@ def number_entry(paper, n, cls, mean=None):
     if mean is None:
         mean = {"within": value + tol / 2, "outside_explained": value + 2 * tol + 0.01,
                 "outside_unexplained": value - 2 * tol - 0.01}.get(cls)
-    ours = None if mean is None else {"label": n["paper_method"].get("label"), "selector": n["paper_method"],
-                                      "mean": mean, "sd": 0.01, "n": 10}
+    # as dpforest check-published --json writes it: a given series without data has mean/sd null, n 0
+    ours = {"label": n["paper_method"].get("label"), "selector": n["paper_method"], "mean": mean,
+            "sd": None if mean is None else 0.01, "n": 0 if mean is None else 10}
     return {"id": n["id"], "source": n.get("source", ""), "experiment": n["experiment"], "metric": n["metric"],
             "value": value, "spread": n.get("spread"), "tolerance": tol,
             "verdict": {"within": "within", "no_data": "no data"}.get(cls, "outside"),
             "explained": cls == "outside_explained", "explanation": f"fixture {cls}",
+            "explanation_warning": "fixture warning" if cls == "outside_unexplained" else None,
             "ours": {"paper_method": ours, "with_quirks": None, "strict": None},
             "command": S.make_command(paper, n["experiment"]), "future_field": {"ignored": True}}
 
@@ -44,8 +46,10 @@ def published_doc(paper, numbers, claims, results_root="results"):
     cls = []
     for i, c in enumerate(claims):
         v = CLAIM_CYCLE[i % 3]
+        exps = S.claim_experiments(c)
         cls.append({"id": c["id"], "source": c.get("source", ""), "text": c.get("statement", ""),
-                    "experiment": c["experiment"], "verdict": v, "effect": 0.03 if v != "no data" else None,
+                    "experiment": exps[0], "experiments": exps, "verdict": v,
+                    "measured": f"fixture measured {v}", "missing": "", "effect": 0.03 if v != "no data" else None,
                     "p": 0.001 if v != "no data" else None, "explanation": f"fixture claim {v}"})
     return {"paper": paper, "published_yaml": f"configs/{paper}/published.yaml", "results_root": results_root,
             "numbers": nums, "claims": cls, "counts": S.count(nums, cls)}

@@ -71,7 +71,9 @@ def number_rows(entries):
                      "paper_method": ours_text(ours.get("paper_method")),
                      "with_quirks": ours_text(ours.get("with_quirks")) if y.get("with_quirks") else "n/a",
                      "strict": ours_text(ours.get("strict")) if y.get("strict") else "n/a",
-                     "verdict": verdict, "cls": cls, "explanation": str(e.get("explanation") or "")})
+                     "verdict": verdict, "cls": cls,
+                     "explanation": str(e.get("explanation") or "") + (
+                         f" [warning: {e['explanation_warning']}]" if e.get("explanation_warning") else "")})
     return rows
 
 
@@ -83,10 +85,15 @@ def claim_rows(claims):
         if cls == "no_data" and v == "no data":
             v += no_data_hint(c)
         meas = []
-        if S._num_or_none(c.get("effect")) is not None:
-            meas.append("effect " + S.fmt(float(c["effect"])))
-        if S._num_or_none(c.get("p")) is not None:
-            meas.append("p " + S.fmt(float(c["p"])))
+        if c.get("measured"):  # check-published's own summary of what it measured
+            meas.append(str(c["measured"]))
+        else:
+            if S._num_or_none(c.get("effect")) is not None:
+                meas.append("effect " + S.fmt(float(c["effect"])))
+            if S._num_or_none(c.get("p")) is not None:
+                meas.append("p " + S.fmt(float(c["p"])))
+        if c.get("missing"):
+            meas.append("missing: " + str(c["missing"]))
         rows.append({"id": str(c.get("id")), "source": str(c.get("source") or ""), "text": str(c.get("text") or ""),
                      "verdict": v, "cls": cls, "measured": ", ".join(meas), "explanation": str(c.get("explanation") or "")})
     return rows
@@ -244,7 +251,7 @@ def build(paper, data, rendered, out_dir, fig_dir_name="report-figures"):
     per = {}
     for exp in data["order"]:
         nums = [e for e in data["numbers"] if e["experiment"] == exp]
-        cls = [k for k in data["claims"] if exp in (k["experiment"] if isinstance(k["experiment"], list) else [k["experiment"]])]
+        cls = [k for k in data["claims"] if exp in k.get("sections", [])]
         per[exp] = (nums, cls, S.count(nums, cls))
         pc = per[exp][2]
         ntext = f"{pc['within']}/{pc['numbers']} within, {pc['outside_explained']} explained, " \

@@ -169,7 +169,7 @@ def choose_source(paper, exp, results_root, reference_root, dpforest, meta, root
         if m:
             d = f"{m.get('cells_done', '?')}/{m.get('cells_total', '?')} cells"
             if m.get("complete") is False:
-                d += ", incomplete"
+                d += ", incomplete" + (f": {m['incomplete']}" if m.get("incomplete") else "")
         if fresh_detail:
             d += f"; fresh results are partial ({fresh_detail})"
         return dict(src, kind="snapshot", path=snap, detail=d.strip("; "))
@@ -400,6 +400,8 @@ def gather(paper, results_root, reference_root, dpforest, root=ROOT):
         fresh_json, why = run_check_json(dpforest, paper, results_root, root)
         if fresh_json is not None:
             fresh_how = "json"
+            if fresh_json.get("warning"):
+                notes.append(f"check-published on the fresh results: {fresh_json['warning']}")
         else:
             fresh_how = "python"
             notes.append(f"Fresh results: {why}. Their numbers were measured by plots/report from published.yaml "
@@ -436,12 +438,13 @@ def gather(paper, results_root, reference_root, dpforest, root=ROOT):
         if kinds <= {"fresh", "partial"}:
             pick = fresh_claims.get(str(c["id"]))
             if pick is None and fresh_how == "python":
-                out_claims.append(dict(nodata_claim(paper, c, "not evaluated"), origin="fresh"))
+                out_claims.append(dict(nodata_claim(paper, c, "not evaluated"), origin="fresh", sections=exps))
                 continue
         elif "none" not in kinds:
             pick = snap_claims.get(str(c["id"]))
         e = dict(pick) if pick else nodata_claim(paper, c)
         e.setdefault("text", c.get("statement", ""))
+        e["sections"] = exps  # every experiment the claim reads (the JSON's "experiment" is the first)
         e["origin"] = (("fresh" if kinds <= {"fresh", "partial"} else "snapshot") if pick else "none")
         out_claims.append(e)
     return {"paper": paper, "captions": captions, "meta": meta, "sources": sources, "numbers": out_nums,

@@ -190,6 +190,8 @@ class Page(unittest.TestCase):
                                                        "no_data", "claims", "claims_hold", "claims_fail",
                                                        "claims_no_data")])
             self.assertIn("outside, unexplained", html)
+            self.assertIn("[warning: fixture warning]", html)
+            self.assertIn("fixture measured holds", html)
             # every image is inline; the published-vs-ours chart is there; the Markdown's figures exist
             srcs = re.findall(r"<img [^>]*src='([^']*)'", html)
             self.assertGreaterEqual(len(srcs), 1)
@@ -271,6 +273,21 @@ class Chart(unittest.TestCase):
             n = report.figures.draw_chart(e, os.path.join(t, "c.png"), "t")
             self.assertEqual(n, len(e) + 2)
             self.assertGreater(os.path.getsize(os.path.join(t, "c.png")), 1000)
+
+
+class Sections(unittest.TestCase):
+    def test_claim_on_two_experiments_is_in_both_sections(self):
+        with tempfile.TemporaryDirectory() as t:
+            res = os.path.join(t, "results")
+            fixture.snapshot(os.path.join(res, "reference"), "smooth-rdf")
+            rc, log = run_report(["--paper", "smooth-rdf", "--results", res, "--reference",
+                                  os.path.join(res, "reference"), "--dpforest", os.path.join(t, "none"), "--no-readme"])
+            self.assertEqual(rc, 0, log)
+            md = read(os.path.join(res, "smooth-rdf", "report.md"))
+            sec = {m.group(1): m.start() for m in re.finditer(r"^## (\S+)$", md, re.M)}
+            hits = [m.start() for m in re.finditer(r"^\| fig12-13-ours-vs-jpw-tally \|", md, re.M)]
+            self.assertEqual(len(hits), 2)
+            self.assertTrue(sec["figure-12"] < hits[0] < sec["figure-13"] < hits[1] < sec["figure-14"])
 
 
 class Readme(unittest.TestCase):
