@@ -200,6 +200,12 @@ class Page(unittest.TestCase):
             for link in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
                 self.assertTrue(os.path.exists(os.path.join(res, "privatree", link)), link)
             self.assertIn("table-appendix-published-vs-ours.png", md)
+            # our table from the snapshot alone, through plots/common.py's snapshot fallback (issue 18)
+            sys.path.insert(0, os.path.dirname(HERE))
+            import common
+            if hasattr(common, "snapshot_rows"):
+                self.assertIn("<table class='script'>", html)
+                self.assertNotIn("could not be drawn", html)
             # dipreme: no snapshot, no results: every section says how to get the data, in the paper's order
             dh = read(os.path.join(res, "dipreme", "report.html"))
             order = [it["experiment"] for it in S.load_captions("dipreme")["items"]]
