@@ -8,6 +8,7 @@
 #   make check-published [PAPER=<id>]      published numbers vs our results
 #   make snapshot [PAPER=<id>]             the reference snapshot of full results (results/reference/<id>, tracked in git)
 #   make verify PAPER=<id> [EXPERIMENT=e]  rerun (or reuse complete results) and compare cell by cell with the snapshot
+#   make report [PAPER=<id>]               results/<id>/report.html + report.md: every table and figure, paper vs ours (fresh results, else the snapshot)
 #   make test-sanitize                     the whole ctest suite (and the corpus) under ASan + UBSan (build-asan)
 #   make audit                             statistical privacy audit of every private algorithm (results/audit)
 #   make bench                             timings vs scikit-learn and ranger, scale rows 1e5-1e7 (results/bench/bench.csv)
@@ -27,7 +28,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 
-.PHONY: all build tool deps test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published snapshot verify audit bench datasets list fuzz clean
+.PHONY: all build tool deps test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published snapshot verify report audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
@@ -46,6 +47,7 @@ tool: deps
 	@cmake --build $(BUILD) -j$(JOBS) --target dpforest --  --no-print-directory -s
 
 test: build
+	@experiments/tools/deps.sh browser
 	cd $(BUILD) && ctest --output-on-failure --timeout 1500
 
 # ASan + UBSan (CMake option DPF_SANITIZE) over every ctest suite, the malformed-input corpus included.
@@ -119,6 +121,13 @@ snapshot: tool
 verify: tool
 	$(PY) plots/reference/verify.py --paper $(PAPER) --results $(RESULTS) --reference $(REFERENCE) --dpforest $(DPF) \
 	  --threads $(THREADS) $(foreach e,$(EXPERIMENT),--experiment $(e)) $(if $(RERUN),--rerun)
+# The fidelity report (issue 18): results/<paper>/report.html (self-contained) and report.md for every paper
+# with a published.yaml, or PAPER's alone; rewrites README.md's fidelity block from the committed snapshot.
+# Builds nothing: it uses build/dpforest when present (completeness of fresh results, check-published
+# --json), else works from the snapshot (results/reference/) alone.
+report:
+	@experiments/tools/deps.sh plots
+	$(PY) plots/report/report.py $(if $(filter command line,$(origin PAPER)),--paper $(PAPER),) --results $(RESULTS) --dpforest $(DPF)
 
 # The privacy audit matrix (configs/audit/matrix.yaml): results/audit/audit.{csv,md}; exit 6 on an alarm.
 audit: tool

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dpforest needs when they are missing (as root), or prints the exact
-# command to run. Usage: deps.sh [build|plots|python|bench|fuzz|cluster]... (default: build plots python)
+# command to run. Usage: deps.sh [build|plots|python|browser|bench|fuzz|cluster]... (default: build plots python)
 set -euo pipefail
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build plots python)
@@ -12,10 +12,12 @@ for g in "${groups[@]}"; do
     plots) pkgs+=(python3 python3-matplotlib python3-scipy python3-yaml) ;;
     # The Python binding (python/) and its pytest suite, run by `make test`.
     python) pkgs+=(python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest) ;;
+    # Headless Chromium for the fidelity report's browser test (ctest report_browser), run by `make test`.
+    browser) pkgs+=(chromium) ;;
     bench) pkgs+=(python3 python3-sklearn python3-numpy r-cran-ranger) ;;
     fuzz) pkgs+=(clang libclang-rt-14-dev libomp-dev gzip) ;;  # libFuzzer + sanitizer runtimes, OpenMP for clang
     cluster) pkgs+=(slurm-wlm munge) ;;  # make test-cluster: a single-node SLURM cluster on localhost
-    *) echo "deps.sh: unknown group '$g' (build, plots, python, bench, fuzz, cluster)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown group '$g' (build, plots, python, browser, bench, fuzz, cluster)" >&2; exit 2 ;;
   esac
 done
 missing=()
