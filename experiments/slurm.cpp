@@ -327,7 +327,8 @@ int cmd_status(const std::vector<std::string>& args) {
     const int tasks = spec.protocol.repetitions * spec.protocol.n_folds();
     const std::string cdir = dir + "/cells";
     const auto pieces = list_pieces(cdir);
-    std::size_t cells_done = 0, tasks_done = 0;
+    std::size_t cells_done = 0, tasks_done = 0, cells_unavailable = 0;
+    std::set<std::string> unavailable_datasets;
     double cost_total = 0, cost_done = 0;
     struct Finished { double when; int tasks; double cost; };
     std::vector<Finished> finished;
@@ -354,12 +355,29 @@ int cmd_status(const std::vector<std::string>& args) {
       }
       tasks_done += static_cast<std::size_t>(covered);
       cost_done += task_cost * covered;
+      // A cell left to do on a dataset the offline mirror does not hold (INDEX.md "NOT here") cannot
+      // run from the mirror: counted apart, so a reference snapshot can be complete for what can run.
+      if (covered < tasks) {
+        const std::string id = split_dataset_spec(c.dataset).first;
+        const auto ids = dataset_ids();
+        if (std::find(ids.begin(), ids.end(), id) != ids.end() && !dataset_entry(id).mirrored) {
+          ++cells_unavailable;
+          unavailable_datasets.insert(id);
+        }
+      }
     }
     const std::size_t total_tasks = cells.size() * static_cast<std::size_t>(tasks);
     std::printf("  cells: %zu/%zu done (%.0f%%); tasks: %zu/%zu done (%.0f%%); estimated cost %.0f%% done\n", cells_done,
                 cells.size(), cells.empty() ? 100.0 : 100.0 * static_cast<double>(cells_done) / static_cast<double>(cells.size()),
                 tasks_done, total_tasks, total_tasks ? 100.0 * static_cast<double>(tasks_done) / static_cast<double>(total_tasks) : 100.0,
                 cost_total > 0 ? 100.0 * cost_done / cost_total : 100.0);
+
+    if (cells_unavailable > 0) {
+      std::string names;
+      for (const auto& d : unavailable_datasets) names += (names.empty() ? "" : ", ") + d;
+      std::printf("  not runnable here: %zu cells (datasets the offline mirror does not hold: %s)\n", cells_unavailable,
+                  names.c_str());
+    }
 
     // Failed units (.error) and live or stale claims (.claim).
     std::vector<std::string> errors, claims;

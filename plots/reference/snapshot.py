@@ -65,6 +65,9 @@ def snapshot_experiment(args, config, paper, experiment, out_dir):
              "results_git_commits": info["results_git_commits"],
              "snapshot_date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
              "bytes": os.path.getsize(path)}
+    if counts.get("cells_unavailable"):
+        entry["cells_not_runnable_here"] = counts["cells_unavailable"]
+        entry["datasets_not_in_mirror"] = counts["unavailable_datasets"]
     if not complete:
         entry["incomplete"] = problem
     msg = (f"{paper}/{experiment}: {info['cells_in_table']} cells, {info['tasks_in_table']} tasks, primary "

@@ -132,7 +132,11 @@ def cells_status(dpforest, paper, exp, results_root, root=ROOT):
     except (OSError, subprocess.TimeoutExpired):
         return None
     m = re.search(r"cells: (\d+)/(\d+) done", p.stdout)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    if not m:
+        return None
+    # Cells on datasets the offline mirror does not hold cannot run here: complete without them.
+    u = re.search(r"not runnable here: (\d+) cells", p.stdout)
+    return int(m.group(1)), int(m.group(2)) - (int(u.group(1)) if u else 0)
 
 
 def distinct_cells(csv_path):
@@ -168,6 +172,9 @@ def choose_source(paper, exp, results_root, reference_root, dpforest, meta, root
         d = ""
         if m:
             d = f"{m.get('cells_done', '?')}/{m.get('cells_total', '?')} cells"
+            if m.get("cells_not_runnable_here"):
+                d += (f" ({m['cells_not_runnable_here']} more cannot run from the mirror: "
+                      f"{', '.join(m.get('datasets_not_in_mirror', []))})")
             if m.get("complete") is False:
                 d += ", incomplete" + (f": {m['incomplete']}" if m.get("incomplete") else "")
         if fresh_detail:
