@@ -1,7 +1,7 @@
 // The pure parts of `dpforest slurm` (templates, quoting, the plan summary), apart from the command
 // itself so that tests link them without the command line parser.
+#include <cctype>
 #include <cstdio>
-#include <regex>
 
 #include "core/util/error.hpp"
 #include "experiments/slurm.hpp"
@@ -18,9 +18,15 @@ std::string fill_template(const std::string& text, const std::vector<std::pair<s
     for (std::size_t pos = out.find(key); pos != std::string::npos; pos = out.find(key, pos + v.size()))
       out.replace(pos, key.size(), v);
   }
-  std::smatch m;
-  if (std::regex_search(out, m, std::regex("@[A-Z_]+@")))
-    fail(what, ": placeholder ", m.str(), " has no value (known: ", [&] {
+  // A leftover @NAME@ (capitals and _ between two @): a placeholder the template uses and no value fills.
+  std::string leftover;
+  for (std::size_t at = out.find('@'); at != std::string::npos && leftover.empty(); at = out.find('@', at + 1)) {
+    std::size_t end = at + 1;
+    while (end < out.size() && (std::isupper(static_cast<unsigned char>(out[end])) || out[end] == '_')) ++end;
+    if (end > at + 1 && end < out.size() && out[end] == '@') leftover = out.substr(at, end - at + 1);
+  }
+  if (!leftover.empty())
+    fail(what, ": placeholder ", leftover, " has no value (known: ", [&] {
            std::string k;
            for (const auto& kv : values) k += (k.empty() ? "" : ", ") + kv.first;
            return k;
