@@ -1,9 +1,11 @@
 #include "experiments/cost_model.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
+#include "algorithms/common/occupancy.hpp"
 #include "core/data/schema.hpp"
 #include "datasets/registry.hpp"
 
@@ -36,6 +38,38 @@ int int_param(const Cell& cell, const char* name, int otherwise) {
   }
 }
 
+// matrix-rf's per_dataset setting ("car{max_depth=4, n_trees=128} iris{...}"): the value of `key` in
+// the entry of `dataset`, or "" (its fit applies the same entry: MrfParams::per_dataset).
+std::string per_dataset_value(const Cell& cell, const std::string& key) {
+  if (!cell.params.has("per_dataset")) return "";
+  const std::string& s = cell.params.text("per_dataset");
+  const std::string head = cell.dataset + "{";
+  for (std::size_t pos = s.find(head); pos != std::string::npos; pos = s.find(head, pos + 1)) {
+    if (pos > 0 && !std::isspace(static_cast<unsigned char>(s[pos - 1])) && s[pos - 1] != '}') continue;
+    const std::size_t open = pos + cell.dataset.size(), close = s.find('}', open);
+    if (close == std::string::npos) return "";
+    const std::string body = "," + s.substr(open + 1, close - open - 1);
+    for (std::size_t k = body.find(key + "="); k != std::string::npos; k = body.find(key + "=", k + 1)) {
+      std::size_t b = k;
+      while (b > 0 && body[b - 1] == ' ') --b;
+      if (b == 0 || body[b - 1] != ',') continue;
+      const std::size_t v = k + key.size() + 1, end = body.find(',', v);
+      return body.substr(v, end == std::string::npos ? std::string::npos : end - v);
+    }
+    return "";
+  }
+  return "";
+}
+
+int int_setting(const Cell& cell, const char* name, int otherwise) {
+  const std::string v = per_dataset_value(cell, name);
+  if (!v.empty()) try {
+      return std::stoi(v);
+    } catch (const std::exception&) {
+    }
+  return int_param(cell, name, otherwise);
+}
+
 }  // namespace
 
 TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
@@ -65,10 +99,22 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
                                              : rows;
   s.train_rows = std::max(train, 2.0);
   s.features = features;
-  s.trees = std::max(1, int_param(cell, "n_trees", 1));
+  s.trees = std::max(1, int_setting(cell, "n_trees", 1));
   const double full = std::log2(s.train_rows);
-  const int max_depth = int_param(cell, "max_depth", 0);
-  s.depth = std::max(1.0, max_depth > 0 ? std::min<double>(max_depth, full) : full);
+  double max_depth = int_setting(cell, "max_depth", 0);
+  // The occupancy rule of the DiPriMe family and DP-ERT/RF/DF (dipreme.md §6.1) replaces max_depth:
+  // the algorithms' own occupancy_depth (base 5 for DP-RF and DP-DF's 5-ary splits, else 2; per
+  // tree's share of the rows when DiPriMe partitions), on the exact n where a strict fit reads a noisy one.
+  if (const int occ = int_param(cell, "occupancy", 0); occ > 0) {
+    bool partition = false;
+    try {
+      partition = cell.params.has("partition") && cell.params.get_bool("partition");
+    } catch (const std::exception&) {
+    }
+    const bool five = cell.algorithm == "dp-rf" || cell.algorithm == "dp-df";
+    max_depth = occupancy_depth(s.train_rows, occ, five ? 5.0 : 2.0, partition ? static_cast<int>(s.trees) : 1);
+  }
+  s.depth = std::max(1.0, max_depth > 0 ? std::min(max_depth, full) : full);
   return s;
 }
 
@@ -122,7 +168,11 @@ double estimated_wall_seconds(double cpu_seconds, double largest_task_seconds, s
 
 std::string human_seconds(double s) {
   char buf[32];
-  if (s < 90)
+  if (s < 0.05)
+    return "<0.1 s";
+  if (s < 10)
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else if (s < 90)
     std::snprintf(buf, sizeof buf, "%.0f s", s);
   else if (s < 5400)
     std::snprintf(buf, sizeof buf, "%.1f min", s / 60);

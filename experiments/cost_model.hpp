@@ -6,7 +6,8 @@
 //                      + d[alg] log(depth) + f[alg] log(features)
 //
 // depth = min(max_depth, log2(training rows)) (log2(rows) where the algorithm has no max_depth or it is
-// 0 = unlimited); trees = n_trees (1 where the algorithm grows a single tree). The coefficients per
+// 0 = unlimited; the occupancy rule's depth where `occupancy` > 0); trees = n_trees (1 where the
+// algorithm grows a single tree); matrix-rf's per_dataset entry overrides n_trees and max_depth. The coefficients per
 // algorithm (and task kind, where an algorithm fits both) are fitted by least squares in log space on
 // measured per-task CPU times (the `cpu_seconds` column), each algorithm's exponents shrunk towards the
 // exponents shared by all algorithms, and stored in experiments/cost_table.inc, which
@@ -66,7 +67,7 @@ ExperimentEstimate estimate_experiment(const ExperimentSpec& spec);
 // spread and the largest task on its own.
 double estimated_wall_seconds(double cpu_seconds, double largest_task_seconds, std::size_t tasks, int threads);
 
-// "42 s", "3.5 min", "2.1 h", "1.3 days".
+// "<0.1 s", "4.2 s", "42 s", "3.5 min", "2.1 h", "1.3 days".
 std::string human_seconds(double s);
 
 // The runner's ETA: the estimated cost left times the seconds measured per unit of estimated cost so

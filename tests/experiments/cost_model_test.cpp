@@ -90,6 +90,8 @@ TEST_SUITE("unit") {
     CHECK(estimated_wall_seconds(100, 60, 200, 4) == doctest::Approx(60));  // the largest task on its own
     CHECK(estimated_wall_seconds(10, 8, 2, 4) == doctest::Approx(2.5));     // fewer tasks than threads: trees in parallel
     CHECK(human_seconds(42) == "42 s");
+    CHECK(human_seconds(0.01) == "<0.1 s");
+    CHECK(human_seconds(4.24) == "4.2 s");
     CHECK(human_seconds(600) == "10.0 min");
     CHECK(human_seconds(7200) == "2.0 h");
   }
