@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "algorithms/common/occupancy.hpp"
+#include "core/data/make_classification.hpp"
 #include "core/data/schema.hpp"
 #include "datasets/registry.hpp"
 
@@ -79,6 +80,11 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
     rows = static_cast<double>(spec_field(cell.dataset, "n"));
     features = static_cast<double>(spec_field(cell.dataset, "d"));
     if (cell.dataset.rfind("synthetic:regression", 0) == 0) s.task = "regression";
+  } else if (is_synthetic_spec(cell.dataset)) {
+    // smooth-rdf's SynthA-G: 30,000 generated rows unless n=... (make_classification.hpp).
+    const long n = spec_field(cell.dataset, "n");
+    rows = n > 0 ? static_cast<double>(n) : 30000.0;
+    features = synthetic_params(cell.dataset[6]).n_features;
   } else {
     try {
       const auto [id, variant] = split_dataset_spec(cell.dataset);
@@ -97,9 +103,9 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
   const double train = p.type == "kfold" ? rows * (p.folds - 1) / p.folds
                        : p.type == "holdout" ? rows * (1 - p.test_fraction)
                                              : rows;
-  s.train_rows = std::max(train, 2.0);
   s.features = features;
   s.trees = std::max(1, int_setting(cell, "n_trees", 1));
+  s.train_rows = std::max(train, 2.0);
   const double full = std::log2(s.train_rows);
   double max_depth = int_setting(cell, "max_depth", 0);
   // The occupancy rule of the DiPriMe family and DP-ERT/RF/DF (dipreme.md §6.1) replaces max_depth:

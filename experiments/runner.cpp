@@ -452,6 +452,7 @@ RunPreview preview_run(const ExperimentSpec& spec, const RunOptions& opt) {
       cc.id = c.id, cc.label = c.label, cc.algorithm = c.algorithm, cc.dataset = c.dataset, cc.task = shape.task;
       cc.train_rows = shape.train_rows, cc.features = shape.features, cc.trees = shape.trees, cc.depth = shape.depth;
       cc.task_seconds = estimated_task_seconds(spec, c);
+      if (!shape.mirrored) ++p.cells_not_mirrored;
       // Done: a valid cell file, or valid pieces that cover it (joined by the next run or merge).
       cc.done = cell_problem(cell_path(dir, c), {c.id, static_cast<std::size_t>(per_cell)}).empty();
       if (!cc.done)
@@ -493,9 +494,14 @@ std::string format_preview(const ExperimentSpec& spec, const RunOptions& opt, co
   std::snprintf(buf, sizeof buf, "  already done in %s: %zu of %zu cells; %zu tasks left\n",
                 experiment_dir(spec, opt.results_root).c_str(), p.cells_done, p.shard_cells, p.tasks_left);
   out += buf;
+  if (p.cells_not_mirrored > 0) {
+    std::snprintf(buf, sizeof buf, "  %zu cells on datasets not mirrored here (the run skips them; estimated at 0 s)\n",
+                  p.cells_not_mirrored);
+    out += buf;
+  }
   std::snprintf(buf, sizeof buf,
-                "  estimated CPU time: %s in all, %s left (largest task %s); wall time left at %d thread%s: %s\n",
-                human_seconds(p.cpu_seconds).c_str(), human_seconds(p.cpu_seconds_left).c_str(),
+                "  estimated CPU time%s: %s in all, %s left (largest task %s); wall time left at %d thread%s: %s\n",
+                opt.shard_count > 1 ? " of this shard" : "", human_seconds(p.cpu_seconds).c_str(), human_seconds(p.cpu_seconds_left).c_str(),
                 human_seconds(p.largest_task_seconds).c_str(), p.threads, p.threads == 1 ? "" : "s",
                 human_seconds(p.wall_seconds_left).c_str());
   out += buf;

@@ -50,6 +50,7 @@ struct RunPreview {
   std::size_t cells = 0, tasks = 0;            // of the experiment
   std::size_t shard_cells = 0, shard_tasks = 0;  // of this shard (= the above without --shard)
   std::size_t cells_done = 0, tasks_left = 0;  // of this shard, in the results folder / still to run
+  std::size_t cells_not_mirrored = 0;          // of this shard: on a dataset the registry marks not mirrored (skipped)
   double cpu_seconds = 0, cpu_seconds_left = 0, wall_seconds_left = 0, largest_task_seconds = 0;
   int threads = 1;
   std::vector<CellCost> per_cell;  // this shard's cells, in cell order

@@ -96,6 +96,48 @@ TEST_SUITE("unit") {
     CHECK(human_seconds(7200) == "2.0 h");
   }
 
+  TEST_CASE("cost model shapes: the occupancy depth rule, matrix-rf's per_dataset, SynthA-G's rows") {
+    const ExperimentSpec spec = parse_experiment(R"(
+paper: testpaper
+experiment: shapes
+seed: 1
+protocol: {type: holdout, test_fraction: 0.2, repetitions: 1}
+datasets: ["synthetic:classification:n=12500,d=5,seed=1", synth-c, "synth-c:n=5000"]
+algorithms:
+  - {name: dipreme, params: {epsilon: 1, occupancy: 10, partition: [true, false], n_trees: 10}}
+  - {name: dp-rf, params: {epsilon: 1, occupancy: 10}}
+  - {name: mrf-train, params: {epsilon: 1, per_dataset: "synth-c{max_depth=4, n_trees=128} synth-c:n=5000{n_trees=32}"}}
+)", "inline/shapes.yaml");
+    int seen = 0;
+    for (const Cell& c : expand_cells(spec)) {
+      CAPTURE(c.label);
+      CAPTURE(c.dataset);
+      const TaskShape s = task_shape(spec, c);
+      if (c.dataset.rfind("synthetic:", 0) == 0) {
+        CHECK(s.train_rows == doctest::Approx(10000));
+        CHECK(s.features == 5);
+        // floor(log2(10000 / 10)) = 9; partitioned over 10 trees: floor(log2(10000 / 100)) = 6;
+        // DP-RF's 5-ary trees: floor(log5(10000 / 10)) = 4.
+        if (c.algorithm == "dipreme") CHECK(s.depth == (c.params.get_bool("partition") ? 6 : 9));
+        if (c.algorithm == "dp-rf") CHECK(s.depth == 4);
+        ++seen;
+      } else if (c.dataset == "synth-c") {
+        CHECK(s.train_rows == doctest::Approx(24000));  // 30,000 generated rows, 80 % to train
+        if (c.algorithm == "mrf-train") {
+          CHECK(s.trees == 128);
+          CHECK(s.depth == 4);
+          ++seen;
+        }
+      } else if (c.algorithm == "mrf-train") {
+        CHECK(s.train_rows == doctest::Approx(4000));
+        CHECK(s.trees == 32);   // its own entry, not synth-c's
+        CHECK(s.depth == 3);    // mrf-train's default max_depth
+        ++seen;
+      }
+    }
+    CHECK(seen == 6);  // 4 cells on the synthetic spec, mrf-train on each SynthC
+  }
+
   TEST_CASE("dry run: cells, tasks, cells already done and the estimate, before and after a run") {
     const ExperimentSpec spec = parse_experiment(kTiny, "inline/dryrun.yaml");
     TempDir dir;
