@@ -115,7 +115,7 @@ datasets: tool
 # registry algorithm at two sizes; a few minutes of CPU), then fits per-algorithm factors and exponents
 # on the tasks' measured cpu_seconds and rewrites experiments/cost_table.inc, which names the runs.
 # Finished cells are reused: delete $(RESULTS)/calibration to measure again. Rebuild afterwards.
-CALIBRATION := cost-classification cost-regression
+CALIBRATION := cost-classification cost-multiclass cost-regression
 calibrate: tool
 	@for c in $(CALIBRATION); do \
 	  $(DPF) run experiments/calibration/$$c.yaml --threads $(THREADS) --results $(RESULTS) --quiet || exit $$?; \

@@ -16,7 +16,7 @@ int cmd_list(const std::vector<std::string>& args);
 
 // `dpforest run CONFIG --dry-run`: prints format_preview() (cells, tasks, cells already done, estimated
 // CPU and wall time at --threads); with `cells_tsv` also writes one line per cell of this shard
-// (id, algorithm, label, dataset, task, train_rows, features, trees, depth, tasks, done, est_task_seconds),
+// (id, algorithm, label, dataset, task, train_rows, features, trees, depth, classes, tasks, done, est_task_seconds),
 // which `make calibrate` joins with measured times. Runs and writes nothing else.
 int dry_run(const ExperimentSpec& spec, const RunOptions& options, const std::string& cells_tsv);
 int cmd_describe(const std::vector<std::string>& args);

@@ -79,12 +79,13 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
   if (cell.dataset.rfind("synthetic:", 0) == 0) {
     rows = static_cast<double>(spec_field(cell.dataset, "n"));
     features = static_cast<double>(spec_field(cell.dataset, "d"));
-    if (cell.dataset.rfind("synthetic:regression", 0) == 0) s.task = "regression";
+    if (cell.dataset.rfind("synthetic:regression", 0) == 0) s.task = "regression", s.classes = 1;
   } else if (is_synthetic_spec(cell.dataset)) {
     // smooth-rdf's SynthA-G: 30,000 generated rows unless n=... (make_classification.hpp).
     const long n = spec_field(cell.dataset, "n");
     rows = n > 0 ? static_cast<double>(n) : 30000.0;
     features = synthetic_params(cell.dataset[6]).n_features;
+    s.classes = synthetic_params(cell.dataset[6]).n_classes;
   } else {
     try {
       const auto [id, variant] = split_dataset_spec(cell.dataset);
@@ -93,6 +94,8 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
       rows = static_cast<double>(v.rows > 0 ? v.rows : v.raw_rows);
       features = static_cast<double>(v.features > 0 ? v.features : v.raw_columns - 1);
       s.task = to_string(v.task);
+      if (v.task == TaskKind::kRegression) s.classes = 1;
+      else if (!v.classes.empty()) s.classes = static_cast<double>(v.classes.size());
     } catch (const std::exception&) {
       s.known = false;  // unknown to the registry: the run names it; the plan only needs some number
     }
@@ -146,7 +149,7 @@ double estimated_task_seconds(const ExperimentSpec& spec, const Cell& cell) {
   if (!s.mirrored) return 1e-6;  // its cells are skipped with a message
   const AlgorithmCost& c = cost_row(cell.algorithm, s.task);
   return std::exp(c.log_factor + c.trees * std::log(s.trees) + c.rows * std::log(s.train_rows) +
-                  c.depth * std::log(s.depth) + c.features * std::log(s.features));
+                  c.depth * std::log(s.depth) + c.features * std::log(s.features) + c.classes * std::log(s.classes));
 }
 
 ExperimentEstimate estimate_experiment(const ExperimentSpec& spec) {

@@ -3,7 +3,7 @@
 // the dataset's registry shape, the protocol's training fraction, the cell's trees and depth).
 //
 //   log(cpu seconds) = a[alg, task] + t[alg] log(trees) + r[alg] log(training rows)
-//                      + d[alg] log(depth) + f[alg] log(features)
+//                      + d[alg] log(depth) + f[alg] log(features) + c[alg] log(classes)
 //
 // depth = min(max_depth, log2(training rows)) (log2(rows) where the algorithm has no max_depth or it is
 // 0 = unlimited; the occupancy rule's depth where `occupancy` > 0); trees = n_trees (1 where the
@@ -29,6 +29,7 @@ namespace dpf {
 // 1,000 rows x 10 features are assumed) and `mirrored` false when its cells are skipped (cost ~0).
 struct TaskShape {
   double train_rows = 0, features = 0, trees = 1, depth = 1;
+  double classes = 2;  // the registry's class list (1 for regression)
   std::string task = "classification";  // the dataset's task kind
   bool known = true, mirrored = true;
 };
@@ -38,7 +39,7 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell);
 struct AlgorithmCost {
   const char* algorithm;
   const char* task;  // "classification" | "regression"
-  double log_factor, trees, rows, depth, features;
+  double log_factor, trees, rows, depth, features, classes;
   int measured_tasks;  // how many measured tasks it was fitted on
 };
 

@@ -451,6 +451,7 @@ RunPreview preview_run(const ExperimentSpec& spec, const RunOptions& opt) {
       const TaskShape shape = task_shape(spec, c);
       cc.id = c.id, cc.label = c.label, cc.algorithm = c.algorithm, cc.dataset = c.dataset, cc.task = shape.task;
       cc.train_rows = shape.train_rows, cc.features = shape.features, cc.trees = shape.trees, cc.depth = shape.depth;
+      cc.classes = shape.classes;
       cc.task_seconds = estimated_task_seconds(spec, c);
       if (!shape.mirrored) ++p.cells_not_mirrored;
       // Done: a valid cell file, or valid pieces that cover it (joined by the next run or merge).
