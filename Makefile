@@ -112,7 +112,7 @@ datasets: tool
 
 # The cost model behind the shard plan, `run --dry-run`, `list experiments` and the run's ETA
 # (experiments/cost_model.hpp): runs the calibration sweeps (experiments/calibration/*.yaml, every
-# registry algorithm at two sizes; a few minutes of CPU), then fits per-algorithm factors and exponents
+# registry algorithm at two sizes; about 3 CPU-minutes), then fits per-algorithm factors and exponents
 # on the tasks' measured cpu_seconds and rewrites experiments/cost_table.inc, which names the runs.
 # Finished cells are reused: delete $(RESULTS)/calibration to measure again. Rebuild afterwards.
 CALIBRATION := cost-classification cost-multiclass cost-regression
