@@ -18,6 +18,8 @@
 #include "core/util/json.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/config.hpp"
+#include "experiments/cost_model.hpp"
+#include "core/util/number_text.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -114,7 +116,8 @@ void list_datasets() {
 }
 
 void list_experiments() {
-  std::printf("experiments (configs/<paper>/<experiment>.yaml):\n");
+  std::printf("experiments (configs/<paper>/<experiment>.yaml; cells, tasks, estimated CPU time from the calibrated\n"
+              "cost model, experiments/cost_table.inc):\n");
   fs::path root = fs::path(project_root()) / "configs";
   std::vector<std::string> files;
   if (fs::exists(root))
@@ -127,7 +130,14 @@ void list_experiments() {
   for (const auto& f : files) {
     try {
       ExperimentSpec s = load_experiment(f);
-      std::printf("  %-14s %-16s %s\n", s.paper.c_str(), s.experiment.c_str(), s.title.c_str());
+      const ExperimentEstimate e = estimate_experiment(s);
+      char cost[64];
+      if (s.formula.empty())
+        std::snprintf(cost, sizeof cost, "%5zu cells %7zu tasks %9s", e.cells, e.tasks,
+                      human_seconds(e.cpu_seconds).c_str());
+      else
+        std::snprintf(cost, sizeof cost, "%-31s", "closed form (no tasks)");
+      std::printf("  %-14s %-16s %s  %s\n", s.paper.c_str(), s.experiment.c_str(), cost, s.title.c_str());
     } catch (const std::exception& e) {
       std::printf("  %s: INVALID: %s\n", f.c_str(), e.what());
     }
@@ -143,6 +153,23 @@ int cmd_list(const std::vector<std::string>& args) {
   if (what == "all" || what == "algorithms") list_algorithms();
   if (what == "all" || what == "datasets") list_datasets();
   if (what == "all" || what == "experiments") list_experiments();
+  return 0;
+}
+
+int dry_run(const ExperimentSpec& spec, const RunOptions& options, const std::string& cells_tsv) {
+  const RunPreview p = preview_run(spec, options);
+  std::fputs(format_preview(spec, options, p).c_str(), stdout);
+  if (cells_tsv.empty()) return 0;
+  std::string out =
+      "cell_id\talgorithm\tlabel\tdataset\ttask\ttrain_rows\tfeatures\ttrees\tdepth\tclasses\ttasks\tdone\test_task_seconds\n";
+  for (const auto& c : p.per_cell)
+    out += c.id + "\t" + c.algorithm + "\t" + c.label + "\t" + c.dataset + "\t" + c.task + "\t" +
+           format_double(c.train_rows) + "\t" + format_double(c.features) + "\t" + format_double(c.trees) + "\t" +
+           format_double(c.depth) + "\t" + format_double(c.classes) + "\t" + std::to_string(c.tasks) + "\t" + (c.done ? "1" : "0") + "\t" +
+           format_double(c.task_seconds) + "\n";
+  std::ofstream f(cells_tsv);
+  require(static_cast<bool>(f << out), "--cells-tsv: cannot write '", cells_tsv, "'");
+  std::printf("  cells: %s (%zu lines)\n", cells_tsv.c_str(), p.per_cell.size());
   return 0;
 }
 

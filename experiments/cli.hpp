@@ -3,6 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "experiments/config.hpp"
+#include "experiments/runner.hpp"
+
 namespace dpf {
 
 int default_threads();  // OMP_NUM_THREADS if set, else the number of cores
@@ -10,6 +13,12 @@ int default_threads();  // OMP_NUM_THREADS if set, else the number of cores
 void parse_shard(const std::string& s, int& index, int& count);
 
 int cmd_list(const std::vector<std::string>& args);
+
+// `dpforest run CONFIG --dry-run`: prints format_preview() (cells, tasks, cells already done, estimated
+// CPU and wall time at --threads); with `cells_tsv` also writes one line per cell of this shard
+// (id, algorithm, label, dataset, task, train_rows, features, trees, depth, classes, tasks, done, est_task_seconds),
+// which `make calibrate` joins with measured times. Runs and writes nothing else.
+int dry_run(const ExperimentSpec& spec, const RunOptions& options, const std::string& cells_tsv);
 int cmd_describe(const std::vector<std::string>& args);
 
 // Fits `algorithm` with `params` (k=v) on every row of `dataset` and returns describe() JSON with the

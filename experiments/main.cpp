@@ -63,7 +63,8 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
       "run shard i of N (i/N; cells and pieces assigned by estimated cost), or slurm[/N]: from the job array")(
       "claim-ttl", po::value<int>()->default_value(300), "seconds until an unrefreshed claim on a unit is stale")(
       "results", po::value<std::string>()->default_value(project_root() + "/results"), "results root")(
-      "quiet", "no progress line")("allow-partial", "merge: write results.csv even with cells missing or invalid");
+      "quiet", "no progress line")("dry-run", "print cells, tasks, cells already done and the estimated CPU and wall time; run nothing")(
+      "cells-tsv", po::value<std::string>()->default_value(""), "with --dry-run: write each cell's shape and estimated seconds per task (TSV)")("allow-partial", "merge: write results.csv even with cells missing or invalid");
   po::positional_options_description pos;
   pos.add("config", 1);
   po::variables_map vm;
@@ -103,6 +104,7 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
   ro.results_root = results;
   ro.data = DataOptions::from_environment();
   ro.progress = !vm.count("quiet");
+  if (vm.count("dry-run")) return dry_run(spec, ro, vm["cells-tsv"].as<std::string>());
   RunReport r = run_experiment(spec, ro);
   if (ro.shard_count == 1)
     std::printf("%s/%s: %zu cells: %zu computed, %zu already done, %zu failed, %zu skipped for missing data%s; %zu "

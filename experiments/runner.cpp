@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <csignal>
+#include <ctime>
 #include <numeric>
 
 #include "core/data/preprocess.hpp"
@@ -19,6 +20,7 @@
 #include "core/util/input_check.hpp"
 #include "experiments/cell_claim.hpp"
 #include "experiments/cell_store.hpp"
+#include "experiments/cost_model.hpp"
 #include "experiments/formula.hpp"
 #include "experiments/results.hpp"
 #include "experiments/sweep.hpp"
@@ -35,6 +37,15 @@ std::string experiment_dir(const ExperimentSpec& spec, const std::string& result
 }
 
 namespace {
+
+// CPU seconds of the calling thread (tasks in parallel, one thread each) or of the whole process
+// (one task at a time whose fit grows trees on every thread): unlike wall time, not inflated when
+// other work shares the cores, so the cost model is calibrated on it (cost_model.hpp).
+double cpu_now(bool whole_process) {
+  timespec ts{};
+  ::clock_gettime(whole_process ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 std::string cell_path(const std::string& dir, const Cell& c) { return dir + "/cells/" + c.id + ".csv"; }
 
@@ -114,27 +125,30 @@ Dataset prepare(const Dataset& raw, const Preprocess& p) {
   return d;
 }
 
+// The progress line. The ETA is the estimated cost left times the wall seconds measured per unit of
+// estimated cost so far (EtaEstimator), not elapsed x tasks left / tasks done: tasks of one sweep
+// differ in cost by orders of magnitude (issue 18: 1,014 s predicted, 82 s taken).
 struct Progress {
-  explicit Progress(std::size_t n) : total(n) {}
+  Progress(std::size_t n, double total_cost, int threads) : total(n), eta(total_cost, threads) {}
   std::size_t total;
-  std::atomic<std::size_t> done{0};
+  EtaEstimator eta;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last = start;
   std::string name;
   bool enabled = true;
 
-  void tick() {
-    std::size_t d = ++done;
-    if (!enabled) return;
+  void tick(double task_cost) {
 #pragma omp critical(dpf_progress)
     {
+      eta.finished(task_cost);
+      const std::size_t d = eta.tasks_done();
       auto now = std::chrono::steady_clock::now();
-      if (d == total || now - last > std::chrono::seconds(2)) {
+      if (enabled && (d == total || now - last > std::chrono::seconds(2))) {
         last = now;
         double el = std::chrono::duration<double>(now - start).count();
-        double eta = d ? el * static_cast<double>(total - d) / static_cast<double>(d) : 0.0;
-        std::fprintf(stderr, "\r[%s] %zu/%zu tasks (%.0f%%), elapsed %.0f s, ETA %.0f s   ", name.c_str(), d, total,
-                     100.0 * static_cast<double>(d) / static_cast<double>(total), el, eta);
+        std::fprintf(stderr, "\r[%s] %zu/%zu tasks (%.0f%%, %.0f%% of estimated cost), elapsed %.0f s, ETA %.0f s   ",
+                     name.c_str(), d, total, 100.0 * static_cast<double>(d) / static_cast<double>(total),
+                     100.0 * eta.fraction_done(), el, eta.seconds_left(el));
         if (d == total) std::fputc('\n', stderr);
         std::fflush(stderr);
       }
@@ -301,7 +315,13 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   const int outer = tasks.size() >= static_cast<std::size_t>(opt.threads) ? opt.threads : 1;
   RunContext ctx = run_context(opt.threads);
   ctx.fit_threads = outer == 1 ? opt.threads : 1;
-  Progress progress(tasks.size());
+  std::vector<double> unit_task_cost(runnable.size());
+  double total_cost = 0;
+  for (std::size_t i = 0; i < runnable.size(); ++i) {
+    unit_task_cost[i] = estimated_task_seconds(spec, cells[runnable[i]->cell]);
+    total_cost += unit_task_cost[i] * (runnable[i]->end - runnable[i]->first);
+  }
+  Progress progress(tasks.size(), total_cost, opt.threads);
   progress.name = spec.paper + "/" + spec.experiment;
   progress.enabled = opt.progress && !tasks.empty();
   std::atomic<std::size_t> computed{0}, failed{0}, elsewhere{0};
@@ -342,11 +362,13 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
       }
       TaskCoordinates tc{&spec, &cell, rep_i, fold, task_seed(spec, cell, rep_i, fold),
                          positive.count(cell.dataset) ? positive.at(cell.dataset) : 1};
+      const double cpu0 = cpu_now(outer == 1);
       us.rows[slot] = run_task(data, split, tc, ctx);
+      us.rows[slot].set("cpu_seconds", cpu_now(outer == 1) - cpu0);
     } catch (const std::exception& e) {
       us.errors[slot] = e.what();
     }
-    progress.tick();
+    progress.tick(unit_task_cost[t.unit]);
     if (us.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       // The last task of the unit writes it: the file appears only when the unit is complete.
       if (!mine) {
@@ -403,6 +425,89 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   }
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   return rep;
+}
+
+RunPreview preview_run(const ExperimentSpec& spec, const RunOptions& opt) {
+  require(opt.threads >= 1, "--threads must be >= 1");
+  require(opt.shard_count >= 1 && opt.shard_index >= 0 && opt.shard_index < opt.shard_count,
+          "--shard i/N needs 0 <= i < N");
+  RunPreview p;
+  p.threads = opt.threads;
+  if (!spec.formula.empty()) return p;  // a closed-form table: no tasks
+  const std::vector<Cell> cells = expand_cells(spec);
+  const std::string dir = experiment_dir(spec, opt.results_root);
+  const int per_cell = per_cell_tasks(spec);
+  const WorkPlan plan = plan_work(spec, cells, opt.shard_count);
+  const auto pieces = list_pieces(dir + "/cells");
+  p.cells = cells.size();
+  p.tasks = cells.size() * static_cast<std::size_t>(per_cell);
+  std::map<std::size_t, std::size_t> row_of;  // cell index -> per_cell row
+  for (const WorkUnit& u : plan.units) {
+    if (u.shard != opt.shard_index) continue;
+    const Cell& c = cells[u.cell];
+    auto [it, fresh] = row_of.try_emplace(u.cell, p.per_cell.size());
+    if (fresh) {
+      RunPreview::CellCost cc;
+      const TaskShape shape = task_shape(spec, c);
+      cc.id = c.id, cc.label = c.label, cc.algorithm = c.algorithm, cc.dataset = c.dataset, cc.task = shape.task;
+      cc.train_rows = shape.train_rows, cc.features = shape.features, cc.trees = shape.trees, cc.depth = shape.depth;
+      cc.classes = shape.classes;
+      cc.task_seconds = estimated_task_seconds(spec, c);
+      if (!shape.mirrored) ++p.cells_not_mirrored;
+      // Done: a valid cell file, or valid pieces that cover it (joined by the next run or merge).
+      cc.done = cell_problem(cell_path(dir, c), {c.id, static_cast<std::size_t>(per_cell)}).empty();
+      if (!cc.done)
+        if (auto pc = pieces.find(c.id); pc != pieces.end()) cc.done = rows_from_pieces(pc->second, c.id, per_cell).has_value();
+      p.per_cell.push_back(cc);
+    }
+    RunPreview::CellCost& cc = p.per_cell[it->second];
+    const int n = u.end - u.first;
+    cc.tasks += n;
+    p.shard_tasks += static_cast<std::size_t>(n);
+    p.cpu_seconds += cc.task_seconds * n;
+    const bool unit_done =
+        cc.done || (!u.whole && cell_problem(unit_path(dir, u), {c.id, static_cast<std::size_t>(n)}).empty());
+    if (unit_done) continue;
+    p.tasks_left += static_cast<std::size_t>(n);
+    p.cpu_seconds_left += cc.task_seconds * n;
+    p.largest_task_seconds = std::max(p.largest_task_seconds, cc.task_seconds);
+  }
+  p.shard_cells = p.per_cell.size();
+  for (const auto& cc : p.per_cell) p.cells_done += cc.done ? 1 : 0;
+  p.wall_seconds_left = estimated_wall_seconds(p.cpu_seconds_left, p.largest_task_seconds, p.tasks_left, opt.threads);
+  return p;
+}
+
+std::string format_preview(const ExperimentSpec& spec, const RunOptions& opt, const RunPreview& p) {
+  std::string out;
+  char buf[512];
+  const std::string name = spec.paper + "/" + spec.experiment;
+  if (!spec.formula.empty())
+    return name + ": a closed-form table (formula): no tasks, evaluated in microseconds\n";
+  std::snprintf(buf, sizeof buf, "%s: %zu cells, %zu tasks (%d per cell)\n", name.c_str(), p.cells, p.tasks,
+                per_cell_tasks(spec));
+  out += buf;
+  if (opt.shard_count > 1) {
+    std::snprintf(buf, sizeof buf, "  shard %d/%d: %zu cells (or pieces of them), %zu tasks\n", opt.shard_index,
+                  opt.shard_count, p.shard_cells, p.shard_tasks);
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf, "  already done in %s: %zu of %zu cells; %zu tasks left\n",
+                experiment_dir(spec, opt.results_root).c_str(), p.cells_done, p.shard_cells, p.tasks_left);
+  out += buf;
+  if (p.cells_not_mirrored > 0) {
+    std::snprintf(buf, sizeof buf, "  %zu cells on datasets not mirrored here (the run skips them; estimated at 0 s)\n",
+                  p.cells_not_mirrored);
+    out += buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "  estimated CPU time%s: %s in all, %s left (largest task %s); wall time left at %d thread%s: %s\n",
+                opt.shard_count > 1 ? " of this shard" : "", human_seconds(p.cpu_seconds).c_str(), human_seconds(p.cpu_seconds_left).c_str(),
+                human_seconds(p.largest_task_seconds).c_str(), p.threads, p.threads == 1 ? "" : "s",
+                human_seconds(p.wall_seconds_left).c_str());
+  out += buf;
+  out += "  (calibrated cost model, experiments/cost_table.inc: CPU seconds of the calibrating machine)\n";
+  return out;
 }
 
 MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial) {

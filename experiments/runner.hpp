@@ -36,6 +36,29 @@ struct RunReport {
   std::string results_csv;         // merged table (empty when sharded)
 };
 
+// What `dpforest run --dry-run` reports: the work of this shard (all of it without --shard), how much
+// of it the results folder already holds, and the calibrated cost model's estimate of the rest
+// (cost_model.hpp). Reads only the results folder, never the datasets; writes nothing.
+struct RunPreview {
+  struct CellCost {
+    std::string id, label, algorithm, dataset, task;
+    double train_rows = 0, features = 0, trees = 0, depth = 0, classes = 0;
+    double task_seconds = 0;  // estimated CPU seconds of one task
+    int tasks = 0;            // tasks of this cell in this shard
+    bool done = false;
+  };
+  std::size_t cells = 0, tasks = 0;            // of the experiment
+  std::size_t shard_cells = 0, shard_tasks = 0;  // of this shard (= the above without --shard)
+  std::size_t cells_done = 0, tasks_left = 0;  // of this shard, in the results folder / still to run
+  std::size_t cells_not_mirrored = 0;          // of this shard: on a dataset the registry marks not mirrored (skipped)
+  double cpu_seconds = 0, cpu_seconds_left = 0, wall_seconds_left = 0, largest_task_seconds = 0;
+  int threads = 1;
+  std::vector<CellCost> per_cell;  // this shard's cells, in cell order
+};
+RunPreview preview_run(const ExperimentSpec& spec, const RunOptions& options);
+// The dry run's text: a few lines with the counts and estimates.
+std::string format_preview(const ExperimentSpec& spec, const RunOptions& options, const RunPreview& p);
+
 std::string experiment_dir(const ExperimentSpec& spec, const std::string& results_root);
 RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& options);
 

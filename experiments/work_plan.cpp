@@ -5,59 +5,11 @@
 #include <numeric>
 
 #include "core/util/error.hpp"
-#include "datasets/registry.hpp"
+#include "experiments/cost_model.hpp"
 
 namespace dpf {
 
-namespace {
-
-// "n=123" style fields of a synthetic spec ("synthetic:classification:n=N,d=D,seed=S"); -1 if absent.
-long spec_field(const std::string& spec, const std::string& key) {
-  const std::string k = key + "=";
-  for (std::size_t pos = spec.find(k); pos != std::string::npos; pos = spec.find(k, pos + 1)) {
-    if (pos > 0 && spec[pos - 1] != ':' && spec[pos - 1] != ',') continue;
-    try {
-      return std::stol(spec.substr(pos + k.size()));
-    } catch (const std::exception&) {
-      return -1;
-    }
-  }
-  return -1;
-}
-
-}  // namespace
-
-double estimated_task_cost(const ExperimentSpec& spec, const Cell& cell) {
-  double rows = -1, features = -1;
-  if (cell.dataset.rfind("synthetic:", 0) == 0) {
-    rows = static_cast<double>(spec_field(cell.dataset, "n"));
-    features = static_cast<double>(spec_field(cell.dataset, "d"));
-  } else {
-    try {
-      const auto [id, variant] = split_dataset_spec(cell.dataset);
-      if (!dataset_entry(id).mirrored) return 1e-3;  // its cells are skipped with a message
-      const VariantSpec& v = variant_spec(cell.dataset);
-      rows = static_cast<double>(v.rows > 0 ? v.rows : v.raw_rows);
-      features = static_cast<double>(v.features > 0 ? v.features : v.raw_columns - 1);
-    } catch (const std::exception&) {
-      // Unknown to the registry: the run names it; the plan only needs some number.
-    }
-  }
-  if (!(rows > 0)) rows = 1000;
-  if (!(features > 0)) features = 10;
-  const Protocol& p = spec.protocol;
-  const double train = p.type == "kfold" ? rows * (p.folds - 1) / p.folds
-                       : p.type == "holdout" ? rows * (1 - p.test_fraction)
-                                             : rows;
-  double trees = 1;
-  if (cell.params.has("n_trees")) {
-    try {
-      trees = std::max(1, cell.params.get_int("n_trees"));
-    } catch (const std::exception&) {
-    }
-  }
-  return trees * std::max(train, 1.0) * std::log2(train + 2) * std::pow(features, 0.75);
-}
+double estimated_task_cost(const ExperimentSpec& spec, const Cell& cell) { return estimated_task_seconds(spec, cell); }
 
 std::string piece_name(const std::string& cell_id, int first, int end) {
   return cell_id + ".part-" + std::to_string(first) + "-" + std::to_string(end);

@@ -1,6 +1,7 @@
 // How a sweep is cut into work for shards (issue 17 "load balance"): each cell's tasks (repetition x
 // fold) are estimated in cost from what is known before any data is read (the registry's rows and
-// features, the trees asked for, the protocol's training fraction); a sharded run may cut an expensive
+// features, the trees and depth asked for, the protocol's training fraction, the algorithm's calibrated
+// factor: cost_model.hpp); a sharded run may cut an expensive
 // cell's tasks into contiguous pieces, and the units are assigned to shards by estimated cost (longest
 // first onto the least loaded shard) instead of by cell index modulo N. The plan is a pure function of
 // the config and N, so every shard of an array computes the same plan without talking to the others.
@@ -16,8 +17,9 @@
 
 namespace dpf {
 
-// Estimated cost of one task of the cell, in arbitrary units (about trees x training rows x
-// log2(rows) x features^0.75; a dataset the registry does not mirror costs almost nothing: it is skipped).
+// Estimated cost of one task of the cell: the calibrated CPU seconds of cost_model.hpp (per-algorithm
+// factors and exponents over trees, training rows, depth and features, fitted on measured task times;
+// a dataset the registry does not mirror costs almost nothing: it is skipped).
 double estimated_task_cost(const ExperimentSpec& spec, const Cell& cell);
 
 struct WorkUnit {

@@ -5,8 +5,9 @@ Usage: shard_balance.py PLAN.tsv RESULTS.csv
 
 PLAN.tsv is `dpforest slurm CONFIG --tasks N --dry-run --show-plan` (the TSV part); RESULTS.csv the
 results table of a run of the same config (any protocol: cell ids do not depend on it). Each unit's
-measured cost is its task count times the mean fit_seconds + predict_seconds of its cell's rows
-(so RESULTS.csv may hold fewer repetitions than the plan). Prints, per rule (cost plan, cell
+measured cost is its task count times the mean cpu_seconds of its cell's rows (fit_seconds +
+predict_seconds, wall time, for tables written before cpu_seconds existed), so RESULTS.csv may hold
+fewer repetitions than the plan. Prints, per rule (cost plan, cell
 index mod N), the slowest shard over the mean shard, estimated and measured."""
 import csv
 import sys
@@ -18,7 +19,10 @@ def main():
     per_task = defaultdict(list)
     with open(results_path, newline="") as f:
         for r in csv.DictReader(f):
-            per_task[r["cell_id"]].append(float(r["fit_seconds"] or 0) + float(r["predict_seconds"] or 0))
+            if r.get("cpu_seconds"):
+                per_task[r["cell_id"]].append(float(r["cpu_seconds"]))
+            else:
+                per_task[r["cell_id"]].append(float(r["fit_seconds"] or 0) + float(r["predict_seconds"] or 0))
     mean = {c: sum(v) / len(v) for c, v in per_task.items()}
     est, real = defaultdict(lambda: defaultdict(float)), defaultdict(lambda: defaultdict(float))
     missing = set()

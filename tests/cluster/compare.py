@@ -3,7 +3,7 @@ same value in every column but those that describe the run rather than the resul
 import csv
 import sys
 
-VOLATILE = {"fit_seconds", "predict_seconds", "threads", "host", "started_at", "git_commit"}
+VOLATILE = {"fit_seconds", "predict_seconds", "cpu_seconds", "threads", "host", "started_at", "git_commit"}
 
 
 def rows(path):

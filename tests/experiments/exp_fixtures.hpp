@@ -73,7 +73,7 @@ inline RunOptions quiet_options(const TempDir& dir, int threads = 1) {
 }
 
 inline const std::set<std::string>& volatile_columns() {
-  static const std::set<std::string> v{"fit_seconds", "predict_seconds", "threads", "host", "started_at"};
+  static const std::set<std::string> v{"fit_seconds", "predict_seconds", "cpu_seconds", "threads", "host", "started_at"};
   return v;
 }
 
