@@ -22,6 +22,7 @@
 #include "datasets/registry.hpp"
 #include "experiments/cell_claim.hpp"
 #include "experiments/cell_store.hpp"
+#include "experiments/cost_model.hpp"
 #include "experiments/results.hpp"
 #include "experiments/runner.hpp"
 #include "experiments/sweep.hpp"
@@ -361,13 +362,9 @@ int cmd_status(const std::vector<std::string>& args) {
       cost_done += task_cost * covered;
       // A cell left to do on a dataset the offline mirror does not hold (INDEX.md "NOT here") cannot
       // run from the mirror: counted apart, so a reference snapshot can be complete for what can run.
-      if (covered < tasks) {
-        const std::string id = split_dataset_spec(c.dataset).first;
-        const auto ids = dataset_ids();
-        if (std::find(ids.begin(), ids.end(), id) != ids.end() && !dataset_entry(id).mirrored) {
-          ++cells_unavailable;
-          unavailable_datasets.insert(id);
-        }
+      if (covered < tasks && !task_shape(spec, c).mirrored) {
+        ++cells_unavailable;
+        unavailable_datasets.insert(split_dataset_spec(c.dataset).first);
       }
     }
     const std::size_t total_tasks = cells.size() * static_cast<std::size_t>(tasks);
