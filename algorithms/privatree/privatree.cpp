@@ -190,7 +190,9 @@ class PrivaTreeLearner : public Learner {
       pick = permute_and_flip(pf_rng, utility, eps_half, delta);
       st.ledger.charge(scope, "permute-and-flip (split, noisy-n Gini sensitivity)", eps_half, delta, false);
     }
-    const auto [f, b] = cand[pick];
+    // Plain copies, not a structured binding: clang 14 (the fuzz build) cannot capture a binding in a lambda.
+    const auto f = cand[pick].first;
+    const auto b = cand[pick].second;
     const auto fu = static_cast<std::size_t>(f);
 
     const int32_t first = st.tree.add_nodes(2, static_cast<int16_t>(depth + 1));
