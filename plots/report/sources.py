@@ -15,12 +15,15 @@ import csv
 import json
 import math
 import os
-import re
 import statistics
 import subprocess
+import sys
 import tempfile
 
 import yaml
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reference"))
+import reference  # noqa: E402  (plots/reference: the snapshot's reader of `dpforest status`)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -123,20 +126,17 @@ def meta_experiment(meta, exp):
 
 
 def cells_status(dpforest, paper, exp, results_root, root=ROOT):
-    """(done, total) from `dpforest status`, or None without a binary or on a parse failure."""
+    """(done, runnable) cells from `dpforest status` (plots/reference's reader of it; cells on datasets the
+    offline mirror does not hold are not runnable), or None without a binary or on a failure."""
     if not dpforest or not os.access(dpforest, os.X_OK):
         return None
     try:
-        p = subprocess.run([dpforest, "status", os.path.join(root, "configs", paper, exp + ".yaml"),
-                            "--results", results_root], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
+        st = reference.experiment_status(dpforest, os.path.join(root, "configs", paper, exp + ".yaml"), results_root)
+    except (OSError, RuntimeError):
         return None
-    m = re.search(r"cells: (\d+)/(\d+) done", p.stdout)
-    if not m:
+    if st.get("formula"):
         return None
-    # Cells on datasets the offline mirror does not hold cannot run here: complete without them.
-    u = re.search(r"not runnable here: (\d+) cells", p.stdout)
-    return int(m.group(1)), int(m.group(2)) - (int(u.group(1)) if u else 0)
+    return st["cells_done"], st["cells_total"] - st["cells_unavailable"]
 
 
 def distinct_cells(csv_path):
