@@ -16,9 +16,9 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 
+#include "core/privacy/rng.hpp"  // mix64-based hashing (no randomness drawn)
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -68,9 +68,14 @@ ClaimInfo this_process_claimant() {
   for (char& ch : c.job)
     if (ch == ' ' || ch == '\n' || ch == '=') ch = '_';
   c.pid = static_cast<long>(::getpid());
-  std::random_device rd;
+  // The token only tells apart claims of one host and pid (a requeued job can reuse a pid): a hash of
+  // host, pid, the wall clock in nanoseconds and a per-process counter, no random source needed.
+  static std::atomic<uint64_t> made{0};
+  uint64_t h = hash_combine(hash_string(c.host), static_cast<uint64_t>(c.pid));
+  h = hash_combine(h, static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
+  h = hash_combine(h, made.fetch_add(1));
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%08x%08x", rd(), rd());
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   c.token = buf;
   c.started = now_seconds();
   return c;
