@@ -37,7 +37,8 @@ struct MeasuredSeries {
 struct PublishedNumber {
   std::string id, source, experiment, metric, spread, compare, verdict;  // verdict: within | outside | no data
   double value = NAN, tolerance = NAN, delta = NAN;                      // delta: compared mean - value
-  bool explained = false;  // outside, with an explanation the contradiction check does not flag
+  bool explained = false;  // outside, with an explanation the contradiction check does not flag and
+                           // no `unexplained: true` (an investigated gap the text does not account for)
   std::string explanation, warning, command;
   MeasuredSeries paper_method, with_quirks, strict;
 };

@@ -28,6 +28,25 @@ PRIMARY_ORDER = ["accuracy", "error", "rmse", "mse", "l1_error", "value"]
 FOLDS_PREFIX = "folds:"
 
 
+def file_sha256(path):
+    """sha256 of a file's bytes (published.json records the published.yaml its verdicts came from)."""
+    import hashlib
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def published_json_is_current(published_json_doc, published_yaml):
+    """(True, "") when the snapshot's verdicts were made with this published.yaml, else (False, why)."""
+    recorded = (published_json_doc or {}).get("published_yaml_sha256")
+    if not os.path.exists(published_yaml):
+        return True, ""
+    if not recorded:
+        return False, "records no published.yaml hash (written before the hash was kept)"
+    if recorded != file_sha256(published_yaml):
+        return False, f"was made with another {published_yaml} (edited since)"
+    return True, ""
+
+
 def g6(x):
     """6 significant digits, 'nan' for an undefined value (the snapshot's number format)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):

@@ -87,6 +87,9 @@ def published_json(args, paper, out_dir):
     with open(tmp) as f:
         doc = json.load(f)
     os.remove(tmp)
+    # The verdicts depend on published.yaml (tolerances, explanations, `unexplained`): record which one,
+    # so the report and ctest `report` can tell when the snapshot's verdicts are older than the record.
+    doc["published_yaml_sha256"] = ref.file_sha256(pub)
     path = os.path.join(out_dir, "published.json")
     with open(path + ".tmp", "w") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
@@ -96,6 +99,38 @@ def published_json(args, paper, out_dir):
     return (f"{paper}: published.json: {c['numbers']} numbers ({c['within']} within, {c['outside_explained']} outside "
             f"explained, {c['outside_unexplained']} outside unexplained, {c['no_data']} no data), {c['claims']} claims "
             f"({c['claims_hold']} hold, {c['claims_fail']} fail, {c['claims_no_data']} no data)")
+
+
+def published_only(args, by_paper):
+    """Rewrites published.json of each paper, refusing when the results root lacks an experiment the
+    snapshot holds (its verdicts would turn into 'no data') or holds it with other cells."""
+    rc = 0
+    for paper, items in by_paper.items():
+        out_dir = os.path.join(args.out, paper)
+        meta = load_meta(os.path.join(out_dir, "meta.yaml"))
+        missing = []
+        for config, experiment in items:
+            entry = (meta.get("experiments") or {}).get(experiment)
+            if not entry:
+                continue
+            result_dir = os.path.join(args.results, paper, experiment)
+            csv_path = os.path.join(result_dir, "results.csv")
+            if not os.path.exists(csv_path):
+                missing.append(f"{experiment} (no {csv_path})")
+                continue
+            complete, counts, problem = ref.completeness(args.dpforest, config, args.results, result_dir)
+            if counts.get("cells_done") != entry.get("cells_done"):
+                missing.append(f"{experiment} ({counts.get('cells_done')} cells done, the snapshot has "
+                               f"{entry.get('cells_done')}: {problem or 'different results'})")
+        if missing:
+            print(f"{paper}: published.json NOT rewritten; {args.results} lacks full results the snapshot holds: "
+                  + "; ".join(missing) + ". Rerun them (make reproduce-... PAPER=" + paper + ") or `make snapshot`.",
+                  file=sys.stderr)
+            rc = 1
+            continue
+        msg = published_json(args, paper, out_dir)
+        print(msg or f"{paper}: no published.yaml")
+    return rc
 
 
 def main():
@@ -108,6 +143,9 @@ def main():
     ap.add_argument("--configs", default="configs", help="configs root (for --paper and published.yaml)")
     ap.add_argument("--dpforest", default=os.path.join("build", "dpforest"))
     ap.add_argument("--allow-partial", action="store_true", help="write incomplete experiments with complete: false")
+    ap.add_argument("--published-only", action="store_true",
+                    help="rewrite only <out>/<paper>/published.json (after an edit of published.yaml), from full "
+                         "results of every experiment the snapshot holds; the experiment CSVs stay as they are")
     args = ap.parse_args()
     if not args.paper and not args.config:
         ap.error("give --paper or --config")
@@ -133,6 +171,8 @@ def main():
                 sys.exit(f"snapshot: {c} is not an experiment config (no 'paper' and 'experiment' keys)")
             continue
         by_paper.setdefault(ident[0], []).append((c, ident[1]))
+    if args.published_only:
+        return published_only(args, by_paper)
     refused = 0
     for paper, items in by_paper.items():
         out_dir = os.path.join(args.out, paper)

@@ -415,6 +415,13 @@ def gather(paper, results_root, reference_root, dpforest, root=ROOT):
                          "(selectors, metric, tolerance): explanations are not checked against the measurement "
                          "('explained' = an explanation is given) and claims are not evaluated. A dpforest with "
                          "`check-published --json` (or `make snapshot`) gives the full check.")
+    if snap_json is not None and any(s["kind"] == "snapshot" for s in sources.values()):
+        current, why = reference.published_json_is_current(
+            snap_json, os.path.join(root, "configs", paper, "published.yaml"))
+        if not current:
+            notes.append(f"{snap_json_path} {why}: the snapshot's verdicts and explanations may be out of date; "
+                         f"`python3 plots/reference/snapshot.py --paper {paper} --published-only` (with the full "
+                         f"results) or `make snapshot PAPER={paper}` rewrites them.")
     if snap_json is None and any(s["kind"] == "snapshot" for s in sources.values()):
         notes.append(f"{snap_json_path} is missing: snapshot experiments show no verdicts.")
     by_id = lambda doc, key: {str(x.get("id")): x for x in (doc or {}).get(key, []) if isinstance(x, dict)}

@@ -5,6 +5,7 @@ development fallback, the page's structure (paper order, self-contained images, 
 README.md's fidelity block matches what the committed snapshot gives.
 
     /usr/bin/python3 plots/report/test_report.py [-v]"""
+import json
 import os
 import re
 import sys
@@ -16,6 +17,7 @@ sys.path.insert(0, HERE)
 import fixture  # noqa: E402
 import report  # noqa: E402
 import sources as S  # noqa: E402
+import reference  # noqa: E402  (plots/reference, on the path through sources)
 
 
 def read(path):
@@ -304,6 +306,23 @@ class Readme(unittest.TestCase):
         self.assertTrue(report.update_readme(readme, block, check_only=True),
                         "README.md's fidelity block is stale: run `make report` (plots/report/report.py)")
         self.assertEqual(block.count("\n| `"), len(S.papers_with_published()))
+
+    def test_committed_verdicts_come_from_the_current_published_yaml(self):
+        # The README block and the reports read the verdicts from each snapshot's published.json. An
+        # edit of published.yaml (an explanation, a tolerance, `unexplained`) must be followed by
+        # `snapshot.py --paper P --published-only`, or those verdicts silently describe the old record.
+        ref_root = os.path.join(S.ROOT, "results", "reference")
+        stale = []
+        for paper in S.papers_with_published():
+            path = os.path.join(ref_root, paper, "published.json")
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                doc = json.load(f)
+            ok, why = reference.published_json_is_current(doc, os.path.join(S.ROOT, "configs", paper, "published.yaml"))
+            if not ok:
+                stale.append(f"{paper}: {why}")
+        self.assertEqual(stale, [], "run `python3 plots/reference/snapshot.py --paper P --published-only` for these")
 
 
 if __name__ == "__main__":

@@ -103,4 +103,40 @@ TEST_SUITE("unit") {
     CHECK(contains(t, "we get 0.99, —, no data"));
     CHECK(warning_of(t, "x").empty());
   }
+
+  TEST_CASE("published: 'unexplained: true' counts an investigated gap as unexplained, and needs a text") {
+    TempDir dir;
+    write_results(dir.path() / "results");
+    const fs::path pub = dir.path() / "published.yaml";
+    // Both outside (ours 0.65 against 0.90), both with a text the contradiction check accepts.
+    const std::string two = number("explained", 0.90, 0.1, "outside: a known gap") +
+                            number("open", 0.90, 0.1, "outside: side runs rule out the seed and the depth");
+    dpf::test::write_file(pub, "paper: tp\nnumbers:\n" + two);
+    PublishedCheckOptions o;
+    o.results_root = (dir.path() / "results").string();
+    const PublishedCheckReport before = check_published(pub.string(), o);
+    CHECK(before.outside == 2);
+    CHECK(before.outside_explained == 2);
+    const auto flagged = [](std::string entry, const std::string& value) {  // "...}\n" -> "..., unexplained: v}\n"
+      return entry.insert(entry.size() - 2, ", unexplained: " + value);
+    };
+    const std::string open_flagged = flagged(number("open", 0.90, 0.1, "outside: side runs rule out the seed and the depth"), "true");
+    dpf::test::write_file(pub, "paper: tp\nnumbers:\n" + number("explained", 0.90, 0.1, "outside: a known gap") + open_flagged);
+    const PublishedCheckReport after = check_published(pub.string(), o);
+    CHECK(after.outside == 2);
+    CHECK(after.outside_explained == 1);
+    REQUIRE(after.number_entries.size() == 2);
+    CHECK(after.number_entries[0].explained);
+    CHECK_FALSE(after.number_entries[1].explained);
+    CHECK(after.number_entries[1].warning.empty());  // not a contradiction: a declared open question
+    // Without an explanation the flag says nothing, and a non-boolean is refused with its key.
+    dpf::test::write_file(pub, "paper: tp\nnumbers:\n  - {id: bare, experiment: e, metric: accuracy, value: 0.9, "
+                               "tolerance: 0.1, paper_method: {label: P}, unexplained: true}\n");
+    CHECK_THROWS_WITH_AS(check_published(pub.string(), o), doctest::Contains("numbers[0].unexplained: needs an 'explanation'"),
+                         std::exception);
+    dpf::test::write_file(pub, "paper: tp\nnumbers:\n" + number("explained", 0.90, 0.1, "outside: a known gap") +
+                                   flagged(number("open", 0.90, 0.1, "outside"), "maybe"));
+    CHECK_THROWS_WITH_AS(check_published(pub.string(), o), doctest::Contains("numbers[1].unexplained: expected true or false"),
+                         std::exception);
+  }
 }
