@@ -46,7 +46,12 @@ def ours_text(o):
 
 
 def no_data_hint(e):
-    """Without data for the experiment: the command that makes it; with data: the rows do not match."""
+    """Without data for the experiment: the command that makes it; with data: the rows do not match;
+    on a dataset the offline mirror does not hold: that, and where to get it."""
+    if e.get("not_in_mirror"):
+        d = e["not_in_mirror"]
+        return (f": the offline mirror does not hold {d}, so its cells cannot run here (datasets/{d}.yaml says "
+                f"where to get it; then `{e.get('command') or ''}`)")
     if e.get("origin") in ("fresh", "snapshot"):
         return f" (the {e['origin']} data have no rows this entry selects)"
     return f": run `{e.get('command') or ''}`"
@@ -101,7 +106,8 @@ def claim_rows(claims):
 
 def counts_line(c):
     return (f"{c['numbers']} numbers: {c['within']} within, {c['outside_explained']} outside but explained, "
-            f"{c['outside_unexplained']} outside and unexplained, {c['no_data']} no data; "
+            f"{c['outside_unexplained']} outside and unexplained, {c['no_data']} no data"
+            f"{' (' + str(c['no_data_not_in_mirror']) + ' on datasets the mirror does not hold)' if c.get('no_data_not_in_mirror') else ''}; "
             f"{c['claims']} claims: {c['claims_hold']} hold, {c['claims_fail']} fail, {c['claims_no_data']} no data")
 
 
@@ -364,7 +370,9 @@ def readme_block(reference_root, root=S.ROOT):
             doc = S.read_published_json(pj)
             by_n = {str(e.get("id")): e for e in doc.get("numbers", []) if isinstance(e, dict)}
             by_c = {str(e.get("id")): e for e in doc.get("claims", []) if isinstance(e, dict)}
-            ne = [by_n.get(str(n["id"]), S.nodata_number(paper, n)) for n in nums]
+            ne = [S.mark_not_in_mirror(dict(by_n.get(str(n["id"]), S.nodata_number(paper, n))), n,
+                                       S.meta_experiment(meta, str(n["experiment"])).get("datasets_not_in_mirror") or [])
+                  for n in nums]
             ce = [by_c.get(str(k["id"]), S.nodata_claim(paper, k)) for k in claims]
             src = snapshot_text(meta) or "snapshot (no meta.yaml)"
             exps = S.experiments_of(paper, root)
@@ -376,7 +384,9 @@ def readme_block(reference_root, root=S.ROOT):
             src = f"no snapshot yet (`make reproduce PAPER={paper}`, then `make snapshot`)"
         c = S.count(ne, ce)
         lines.append(f"| `{paper}` | {c['numbers']} | {c['within']} | {c['outside_explained']} | "
-                     f"{c['outside_unexplained']} | {c['no_data']} | {c['claims']} | {c['claims_hold']} | "
+                     f"{c['outside_unexplained']} | {c['no_data']}"
+                     f"{' (' + str(c['no_data_not_in_mirror']) + ' not mirrored)' if c['no_data_not_in_mirror'] else ''}"
+                     f" | {c['claims']} | {c['claims_hold']} | "
                      f"{c['claims_fail']} | {c['claims_no_data']} | {src} |")
     lines.append(END)
     return "\n".join(lines)

@@ -136,7 +136,7 @@ def cells_status(dpforest, paper, exp, results_root, root=ROOT):
         return None
     if st.get("formula"):
         return None
-    return st["cells_done"], st["cells_total"] - st["cells_unavailable"]
+    return st["cells_done"], st["cells_total"] - st["cells_unavailable"], st.get("unavailable_datasets", [])
 
 
 def distinct_cells(csv_path):
@@ -149,11 +149,15 @@ def choose_source(paper, exp, results_root, reference_root, dpforest, meta, root
     cmd = make_command(paper, exp)
     fresh = os.path.join(results_root, paper, exp, "results.csv")
     snap = os.path.join(reference_root, paper, exp + ".csv")
-    src = {"kind": "none", "path": None, "detail": "", "command": cmd}
+    # Datasets of this experiment the offline mirror does not hold (their cells never run here): from
+    # the snapshot's meta.yaml, or from `dpforest status` when fresh results are asked about.
+    src = {"kind": "none", "path": None, "detail": "", "command": cmd,
+           "not_in_mirror": list(meta_experiment(meta, exp).get("datasets_not_in_mirror") or [])}
     fresh_detail = None
     if os.path.exists(fresh):
         st = cells_status(dpforest, paper, exp, results_root, root)
         if st is not None:
+            src["not_in_mirror"] = sorted(set(src["not_in_mirror"]) | set(st[2]))
             complete = st[0] == st[1]
             fresh_detail = f"{st[0]}/{st[1]} cells"
         else:
@@ -381,11 +385,24 @@ def claim_class(c):
     return {"holds": "hold", "fails": "fail"}.get(v, "no_data")
 
 
+def mark_not_in_mirror(entry, number, unmirrored):
+    """Sets entry["not_in_mirror"] = <dataset> when the published number's paper_method selects a dataset in
+    `unmirrored` (the experiment's datasets the offline mirror does not hold)."""
+    pm = number.get("paper_method")
+    ds = str(pm.get("dataset", "")).split(":")[0] if isinstance(pm, dict) else ""
+    if ds and ds in {str(d).split(":")[0] for d in unmirrored}:
+        entry["not_in_mirror"] = ds
+    return entry
+
+
 def count(numbers, claims):
     c = {"numbers": len(numbers), "within": 0, "outside_explained": 0, "outside_unexplained": 0, "no_data": 0,
          "claims": len(claims), "claims_hold": 0, "claims_fail": 0, "claims_no_data": 0}
+    c["no_data_not_in_mirror"] = 0  # of no_data: on a dataset the offline mirror does not hold
     for e in numbers:
         c[verdict_class(e)] += 1
+        if verdict_class(e) == "no_data" and e.get("not_in_mirror"):
+            c["no_data_not_in_mirror"] += 1
     for k in claims:
         c["claims_" + claim_class(k)] += 1
     return c
@@ -443,6 +460,7 @@ def gather(paper, results_root, reference_root, dpforest, root=ROOT):
             e["command"] = e.get("command") or make_command(paper, exp)
         e["origin"] = kind if pick else "none"
         e["yaml"] = n  # the selectors, for the chart when the JSON has no data
+        mark_not_in_mirror(e, n, sources.get(exp, {}).get("not_in_mirror", []))
         out_nums.append(e)
     out_claims = []
     for c in claims:

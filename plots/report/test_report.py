@@ -298,6 +298,26 @@ class Sections(unittest.TestCase):
             self.assertTrue(sec["figure-12"] < hits[0] < sec["figure-13"] < hits[1] < sec["figure-14"])
 
 
+class NotInMirror(unittest.TestCase):
+    def test_hint_names_the_dataset_and_where_to_get_it(self):
+        h = report.no_data_hint({"not_in_mirror": "higgs", "origin": "snapshot",
+                                 "command": "make reproduce-table-2 PAPER=dipreme"})
+        self.assertIn("the offline mirror does not hold higgs", h)
+        self.assertIn("datasets/higgs.yaml", h)
+        self.assertNotIn("have no rows", h)
+        self.assertIn("have no rows", report.no_data_hint({"origin": "snapshot"}))
+
+    def test_committed_dipreme_snapshot_marks_its_unmirrored_entries(self):
+        # dipreme Table 2's snapshot records higgs, puc-rio and flight-delay as not in the mirror; no
+        # binary and no fresh results: the snapshot alone decides.
+        with tempfile.TemporaryDirectory() as t:
+            d = S.gather("dipreme", t, os.path.join(S.ROOT, "results", "reference"), os.path.join(t, "none"))
+        marked = {e["id"]: e.get("not_in_mirror") for e in d["numbers"] if e["experiment"] == "table-2"}
+        self.assertEqual(marked.get("t2-dp-df-higgs"), "higgs")
+        self.assertIsNone(marked.get("t2-dp-df-banknote"))
+        self.assertTrue(all(e.get("verdict") == "no data" for e in d["numbers"] if e.get("not_in_mirror")))
+
+
 class Readme(unittest.TestCase):
     def test_readme_block_matches_the_committed_snapshot(self):
         ref = os.path.join(S.ROOT, "results", "reference")
