@@ -92,11 +92,14 @@ reproduce: tool
 # The leaderboard (configs/benchmark, issue 16): three configs on shared folds, then the ranks, Friedman /
 # Nemenyi critical-difference diagrams, accuracy-vs-epsilon panels, wins/ties/losses against the best
 # non-private forest and fit times (results/benchmark/leaderboard/). Resumable: finished cells are kept.
+# PUBLISH=1 also copies the light outputs to $(REFERENCE)/benchmark/leaderboard/ (tracked) and rewrites
+# README.md's leaderboard block from them (plots/benchmark/test_leaderboard.py checks the two agree).
 BENCHMARK_CONFIGS := classification binary regression
 reproduce-benchmark: tool
 	@set -e; for c in $(BENCHMARK_CONFIGS); do \
 	  $(DPF) run configs/benchmark/$$c.yaml --threads $(THREADS) --results $(RESULTS); done
-	$(PY) plots/benchmark/leaderboard.py $(foreach c,$(BENCHMARK_CONFIGS),$(RESULTS)/benchmark/$(c))
+	$(PY) plots/benchmark/leaderboard.py $(if $(PUBLISH),--publish $(REFERENCE)/benchmark/leaderboard --readme README.md) \
+	  $(foreach c,$(BENCHMARK_CONFIGS),$(RESULTS)/benchmark/$(c))
 
 check-published: tool
 	@set -e; for f in $(if $(filter command line,$(origin PAPER)),configs/$(PAPER)/published.yaml,configs/*/published.yaml); do \

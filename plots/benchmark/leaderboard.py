@@ -2,7 +2,11 @@
 """The leaderboard (issue 16): ranks, critical-difference diagrams, metric-vs-epsilon panels, wins/ties/losses
 against the best non-private forest, and fit times, from the results of configs/benchmark/*.yaml.
 
-usage: leaderboard.py RESULTS_DIR [RESULTS_DIR ...]
+usage: leaderboard.py [--publish DIR [--readme README.md]] RESULTS_DIR [RESULTS_DIR ...]
+
+--publish copies the light outputs (the report, headline figure, ranks, summary, W/T/L, fit times,
+completeness) to DIR, e.g. results/reference/benchmark/leaderboard (tracked), and --readme rewrites the
+README's block between <!-- leaderboard:begin --> and <!-- leaderboard:end --> from that copy.
 
 Each RESULTS_DIR holds a results.csv from `dpforest run` (and, optionally, cells/*.error files of failed
 cells). Outputs go to <parent of the first RESULTS_DIR>/leaderboard/ (e.g. results/benchmark/leaderboard/):
@@ -652,8 +656,99 @@ def md_table(header, rows):
            ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
 
 
+# ----------------------------------------------------------------------------------------------------------
+# The published copy (results/reference/benchmark/leaderboard/, tracked) and README.md's leaderboard block
+
+PUBLISH_FILES = ["leaderboard.md", "headline.png", "headline.svg", "ranks.csv", "summary.csv", "wtl.md", "wtl.csv",
+                 "wtl-datasets.csv", "fit-time.md", "fit-time.csv", "fit-time.png", "completeness.csv",
+                 "incomplete.md"]
+README_BEGIN, README_END = "<!-- leaderboard:begin -->", "<!-- leaderboard:end -->"
+
+
+def read_ranks(path):
+    """ranks.csv -> {(task, scope): {eps: {"labels": [(label, rank)], "k", "n", "cd", "friedman_p", "id_p"}}}."""
+    out = defaultdict(dict)
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            e = out[(r["task"], r["scope"])].setdefault(float(r["epsilon"]), {
+                "labels": [], "k": int(r["k"]), "n": int(r["n_datasets"]), "cd": float(r["cd"]),
+                "friedman_p": float(r["friedman_p"]), "id_p": float(r["iman_davenport_p"])})
+            e["labels"].append((r["label"], float(r["mean_rank"])))
+    return out
+
+
+def readme_block(pub_dir, rel_dir):
+    """The README's leaderboard block, from the published ranks.csv and completeness.csv alone: the headline
+    figure, then per scope and epsilon the best DP algorithm and every one within the critical difference."""
+    ranks = read_ranks(os.path.join(pub_dir, "ranks.csv"))
+    with open(os.path.join(pub_dir, "completeness.csv"), newline="") as f:
+        comp = list(csv.DictReader(f))
+    have = sum(int(r["present_folds"]) for r in comp)
+    expected = sum(int(r["expected_folds"]) for r in comp)
+    done = sum(1 for r in comp if r["status"] == "complete")
+    lines = [README_BEGIN, f"![DP forests: mean rank against epsilon]({rel_dir}/headline.png)", "",
+             "| task, datasets | ε | best DP forest (mean rank) | not significantly worse (Nemenyi, within CD) | "
+             "k / CD | Friedman p |", "|---|---|---|---|---|---|"]
+    for (task, scope), per_eps in sorted(ranks.items()):
+        for eps in sorted(per_eps):
+            e = per_eps[eps]
+            order = sorted(e["labels"], key=lambda x: x[1])
+            best = order[0]
+            tied = [f"{short_name(lab)} ({r:.2f})" for lab, r in order[1:] if math.isnan(e["cd"]) or r - best[1] < e["cd"]]
+            lines.append(f"| {task}, {scope} (N={e['n']}) | {eps:g} | **{short_name(best[0])}** ({best[1]:.2f}) | "
+                         f"{', '.join(tied) or 'none'} | {e['k']} / {e['cd']:.2f} | {fmt_p(e['friedman_p'])} |")
+    lines += ["", f"From `{rel_dir}/` ({done} of {len(comp)} (dataset, algorithm, ε) blocks complete, {have} of "
+              f"{expected} folds); the full report with CD diagrams, panels, W/T/L and fit times is "
+              f"[{rel_dir}/leaderboard.md]({rel_dir}/leaderboard.md).", README_END]
+    return "\n".join(lines)
+
+
+def update_readme(readme, block, check_only=False):
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    i, j = text.find(README_BEGIN), text.find(README_END)
+    if i < 0 or j < i:
+        raise SystemExit(f"{readme}: no '{README_BEGIN}' ... '{README_END}' block")
+    new = text[:i] + block + text[j + len(README_END):]
+    if check_only:
+        return new == text
+    if new != text:
+        with open(readme + ".tmp", "w", encoding="utf-8") as f:
+            f.write(new)
+        os.replace(readme + ".tmp", readme)
+    return True
+
+
+def publish(outdir, pub_dir, readme):
+    """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block."""
+    import shutil
+    os.makedirs(pub_dir, exist_ok=True)
+    for name in PUBLISH_FILES:
+        src = os.path.join(outdir, name)
+        if os.path.exists(src):
+            shutil.copyfile(src, os.path.join(pub_dir, name))
+    total = sum(os.path.getsize(os.path.join(pub_dir, n)) for n in os.listdir(pub_dir))
+    print(f"published {len(os.listdir(pub_dir))} files ({total} bytes) to {pub_dir}")
+    if readme:
+        rel = os.path.relpath(os.path.abspath(pub_dir), os.path.dirname(os.path.abspath(readme)))
+        update_readme(readme, readme_block(pub_dir, rel))
+        print(f"{readme}: leaderboard block rewritten from {pub_dir}")
+
+
 def main():
-    dirs = [a.rstrip("/") for a in sys.argv[1:]]
+    argv = sys.argv[1:]
+    pub_dir, readme = None, None
+    for flag in ("--publish", "--readme"):
+        if flag in argv:
+            i = argv.index(flag)
+            if i + 1 >= len(argv):
+                sys.exit(f"{flag} needs a value")
+            if flag == "--publish":
+                pub_dir = argv[i + 1]
+            else:
+                readme = argv[i + 1]
+            del argv[i:i + 2]
+    dirs = [a.rstrip("/") for a in argv]
     if not dirs or any(a in ("-h", "--help") for a in dirs):
         sys.exit(__doc__)
     data = read_dirs(dirs)
@@ -860,6 +955,8 @@ def main():
         if not line.startswith("- "):
             break
         print(line)
+    if pub_dir:
+        publish(outdir, pub_dir, readme)
 
 
 if __name__ == "__main__":
