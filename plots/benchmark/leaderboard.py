@@ -659,9 +659,12 @@ def md_table(header, rows):
 # ----------------------------------------------------------------------------------------------------------
 # The published copy (results/reference/benchmark/leaderboard/, tracked) and README.md's leaderboard block
 
-PUBLISH_FILES = ["leaderboard.md", "headline.png", "headline.svg", "ranks.csv", "summary.csv", "wtl.md", "wtl.csv",
+PUBLISH_FILES = ["leaderboard.md", "headline.png", "ranks.csv", "summary.csv", "wtl.md", "wtl.csv",
                  "wtl-datasets.csv", "fit-time.md", "fit-time.csv", "fit-time.png", "completeness.csv",
-                 "incomplete.md"]
+                 "incomplete.md", "panels-regression.png"]
+# Critical-difference diagrams are published at epsilon 1 only, and the classification panels (1 MB) not
+# at all, to keep the tracked copy near 1 MB; the published leaderboard.md says where the rest appear.
+PUBLISH_PATTERNS = [r"cd-.*-eps1\.png"]
 README_BEGIN, README_END = "<!-- leaderboard:begin -->", "<!-- leaderboard:end -->"
 
 
@@ -723,10 +726,23 @@ def publish(outdir, pub_dir, readme):
     """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block."""
     import shutil
     os.makedirs(pub_dir, exist_ok=True)
-    for name in PUBLISH_FILES:
-        src = os.path.join(outdir, name)
-        if os.path.exists(src):
-            shutil.copyfile(src, os.path.join(pub_dir, name))
+    names = [n for n in PUBLISH_FILES if os.path.exists(os.path.join(outdir, n))]
+    names += sorted(n for n in os.listdir(outdir) if any(re.fullmatch(p, n) for p in PUBLISH_PATTERNS))
+    for name in names:
+        if name == "leaderboard.md":
+            continue
+        shutil.copyfile(os.path.join(outdir, name), os.path.join(pub_dir, name))
+    if "leaderboard.md" in names:
+        with open(os.path.join(outdir, "leaderboard.md")) as f:
+            md = f.read()
+
+        def link(m):
+            if m.group(2) in names:
+                return m.group(0)
+            return (f"*({m.group(1)}: `{m.group(2)}` is not in this published copy; `make reproduce-benchmark` "
+                    f"draws it in results/benchmark/leaderboard/)*")
+        with open(os.path.join(pub_dir, "leaderboard.md"), "w") as f:
+            f.write(re.sub(r"!\[([^\]]*)\]\(([^)]+)\)", link, md))
     total = sum(os.path.getsize(os.path.join(pub_dir, n)) for n in os.listdir(pub_dir))
     print(f"published {len(os.listdir(pub_dir))} files ({total} bytes) to {pub_dir}")
     if readme:

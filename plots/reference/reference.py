@@ -20,7 +20,7 @@ IDENTITY = {"paper", "experiment", "cell_id", "task", "repetition", "fold", "see
 RUN_INFO = {"git_commit", "threads", "host", "started_at"}
 LEAD = ["label", "algorithm", "dataset"]
 # Metrics even where a cell has one task (and so nothing varies within it): the results schema's
-# measured columns (design.md §7, README "Results").
+# measured columns (design.md §7, README "Result files").
 KNOWN_METRICS = {"accuracy", "error", "l1_error", "auc", "f1", "mse", "rmse", "mae", "r2", "value",
                  "epsilon_spent", "epsilon_spent_conservative", "delta_spent", "fit_seconds",
                  "predict_seconds", "n_leaves", "empty_leaf_fraction", "mean_tree_depth", "n_train", "n_test"}
