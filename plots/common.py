@@ -269,3 +269,23 @@ def render_table(rows, result_dir, stem, metric_name, row_key="label", col_key="
     print(text)
     print(f"wrote {os.path.join(result_dir, stem)}.md and .csv")
     return text
+
+
+def replace_marked_block(path, begin, end, block, check_only=False):
+    """Replaces the text from `begin` to `end` (markers included; `block` carries them) in the file at
+    `path`: README.md's generated blocks (fidelity, leaderboard). With check_only, returns whether the
+    file already holds `block`; otherwise rewrites it atomically when it differs and returns True.
+    ValueError when the markers are missing."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    i, j = text.find(begin), text.find(end)
+    if i < 0 or j < i:
+        raise ValueError(f"{path}: no '{begin}' ... '{end}' block")
+    new = text[:i] + block + text[j + len(end):]
+    if check_only:
+        return new == text
+    if new != text:
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            f.write(new)
+        os.replace(path + ".tmp", path)
+    return True

@@ -34,7 +34,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import metric, plt  # noqa: E402
+from common import metric, plt, replace_marked_block  # noqa: E402
 
 ALPHA = 0.05
 # q_alpha at alpha = 0.05 for the Nemenyi test (Demšar 2006, Table 5a), used only if scipy lacks
@@ -707,19 +707,10 @@ def readme_block(pub_dir, rel_dir):
 
 
 def update_readme(readme, block, check_only=False):
-    with open(readme, encoding="utf-8") as f:
-        text = f.read()
-    i, j = text.find(README_BEGIN), text.find(README_END)
-    if i < 0 or j < i:
-        raise SystemExit(f"{readme}: no '{README_BEGIN}' ... '{README_END}' block")
-    new = text[:i] + block + text[j + len(README_END):]
-    if check_only:
-        return new == text
-    if new != text:
-        with open(readme + ".tmp", "w", encoding="utf-8") as f:
-            f.write(new)
-        os.replace(readme + ".tmp", readme)
-    return True
+    try:
+        return replace_marked_block(readme, README_BEGIN, README_END, block, check_only)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
 
 
 def publish(outdir, pub_dir, readme):

@@ -23,8 +23,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.append(os.path.dirname(HERE))  # plots/: common.py
 import figures  # noqa: E402
 import sources as S  # noqa: E402
+import common  # noqa: E402  (plots/common.py)
 
 VERDICT_TEXT = {"within": "within", "outside_explained": "outside, explained",
                 "outside_unexplained": "outside, unexplained", "no_data": "no data"}
@@ -393,19 +395,10 @@ def readme_block(reference_root, root=S.ROOT):
 
 
 def update_readme(readme, block, check_only=False):
-    with open(readme, encoding="utf-8") as f:
-        text = f.read()
-    i, j = text.find(BEGIN), text.find(END)
-    if i < 0 or j < i:
-        raise S.ReportError(f"{readme}: no '{BEGIN}' ... '{END}' block")
-    new = text[:i] + block + text[j + len(END):]
-    if check_only:
-        return new == text
-    if new != text:
-        with open(readme + ".tmp", "w", encoding="utf-8") as f:
-            f.write(new)
-        os.replace(readme + ".tmp", readme)
-    return True
+    try:
+        return common.replace_marked_block(readme, BEGIN, END, block, check_only)
+    except ValueError as e:
+        raise S.ReportError(str(e)) from None
 
 
 # ---------------------------------------------------------------------------------------------------
