@@ -19,6 +19,7 @@
 #include "datasets/registry.hpp"
 #include "experiments/config.hpp"
 #include "experiments/cost_model.hpp"
+#include "experiments/sweep.hpp"
 #include "core/util/number_text.hpp"
 
 namespace po = boost::program_options;
@@ -137,7 +138,12 @@ void list_experiments() {
                       human_seconds(e.cpu_seconds).c_str());
       else
         std::snprintf(cost, sizeof cost, "%-31s", "closed form (no tasks)");
-      std::printf("  %-14s %-16s %s  %s\n", s.paper.c_str(), s.experiment.c_str(), cost, s.title.c_str());
+      const std::size_t excluded = excluded_cell_notes(s).size();
+      const std::string note = excluded ? " (" + std::to_string(excluded) + " algorithm-dataset pair" +
+                                              (excluded == 1 ? "" : "s") + " excluded: see --dry-run)"
+                                        : "";
+      std::printf("  %-14s %-16s %s  %s%s\n", s.paper.c_str(), s.experiment.c_str(), cost, s.title.c_str(),
+                  note.c_str());
     } catch (const std::exception& e) {
       std::printf("  %s: INVALID: %s\n", f.c_str(), e.what());
     }

@@ -230,7 +230,7 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
   for (std::size_t i = 0; i < algs.size(); ++i) {
     std::string where = "algorithms[" + std::to_string(i) + "]";
     const YAML::Node a = algs[i];
-    allow_keys(c, a, where, {"name", "label", "params", "preprocess"});
+    allow_keys(c, a, where, {"name", "label", "params", "preprocess", "exclude_datasets"});
     if (!a["name"]) c.error(where, "missing 'name'");
     AlgorithmRef r;
     r.where = where;
@@ -254,6 +254,28 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     if (const auto p = a["preprocess"]) {
       parse_preprocess(c, p, where + ".preprocess", Preprocess{});  // validates
       for (const auto& kv : p) r.preprocess_overrides[kv.first.as<std::string>()] = kv.second.as<std::string>();
+    }
+    if (const auto x = a["exclude_datasets"]) {
+      const std::string xw = where + ".exclude_datasets";
+      if (!x.IsMap() || x.size() == 0) c.error(xw, "expected a mapping of dataset id: reason");
+      for (const auto& kv : x) {
+        const std::string id = kv.first.as<std::string>();
+        bool listed = false;
+        std::string ids;
+        for (const auto& d : s.datasets) {
+          listed = listed || d.id == id;
+          ids += (ids.empty() ? "" : ", ") + d.id;
+        }
+        if (!listed) c.error(xw + "." + clip(id), "not a dataset of this config (datasets: " + clip(ids) + ")");
+        const std::string reason = scalar(c, kv.second, xw + "." + clip(id));
+        if (reason.size() < 10 || reason.size() > 300)
+          c.error(xw + "." + clip(id), "expected the reason for the exclusion (10-300 characters)");
+        check_text(reason, path + ": " + xw + "." + id);
+        r.exclude_datasets[id] = reason;
+      }
+      bool any = false;
+      for (const auto& d : s.datasets) any = any || !r.exclude_datasets.count(d.id);
+      if (!any) c.error(xw, "excludes every dataset of the config; remove the algorithm instead");
     }
     s.algorithms.push_back(r);
   }

@@ -30,6 +30,10 @@ struct AlgorithmRef {
   std::map<std::string, std::vector<std::string>> params;  // each a scalar or a list (swept)
   // Keys that override the dataset's preprocessing for this algorithm (e.g. bins: 5 for DP-RF).
   std::map<std::string, std::string> preprocess_overrides;
+  // Datasets of the config this algorithm does not run on, each with the reason printed by dry-run,
+  // status and list (e.g. the authors' code refuses the data). No cells are expanded for them, so a
+  // run, its snapshot and its plots count them as excluded rather than unfinished.
+  std::map<std::string, std::string> exclude_datasets;
   std::string where;      // "algorithms[i]" for messages
 };
 

@@ -500,6 +500,7 @@ std::string format_preview(const ExperimentSpec& spec, const RunOptions& opt, co
                   p.cells_not_mirrored);
     out += buf;
   }
+  for (const std::string& note : excluded_cell_notes(spec)) out += "  excluded by the config: " + note + "\n";
   std::snprintf(buf, sizeof buf,
                 "  estimated CPU time%s: %s in all, %s left (largest task %s); wall time left at %d thread%s: %s\n",
                 opt.shard_count > 1 ? " of this shard" : "", human_seconds(p.cpu_seconds).c_str(), human_seconds(p.cpu_seconds_left).c_str(),

@@ -379,6 +379,7 @@ int cmd_status(const std::vector<std::string>& args) {
       std::printf("  not runnable here: %zu cells (datasets the offline mirror does not hold: %s)\n", cells_unavailable,
                   names.c_str());
     }
+    for (const std::string& note : excluded_cell_notes(spec)) std::printf("  excluded by the config: %s\n", note.c_str());
 
     // Failed units (.error) and live or stale claims (.claim).
     std::vector<std::string> errors, claims;

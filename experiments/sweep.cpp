@@ -41,6 +41,7 @@ std::vector<Cell> expand_cells(const ExperimentSpec& spec) {
       combos = std::move(next);
     }
     for (std::size_t d = 0; d < spec.datasets.size(); ++d) {
+      if (ref.exclude_datasets.count(spec.datasets[d].id)) continue;  // declared in the config, with a reason
       for (const auto& combo : combos) {
         Cell c;
         c.algorithm = ref.name;
@@ -59,6 +60,14 @@ std::vector<Cell> expand_cells(const ExperimentSpec& spec) {
     }
   }
   return cells;
+}
+
+std::vector<std::string> excluded_cell_notes(const ExperimentSpec& spec) {
+  std::vector<std::string> notes;
+  for (const AlgorithmRef& ref : spec.algorithms)
+    for (const auto& [dataset, reason] : ref.exclude_datasets)
+      notes.push_back("'" + ref.label + "' on " + dataset + ": " + reason);
+  return notes;
 }
 
 }  // namespace dpf

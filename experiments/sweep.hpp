@@ -22,4 +22,8 @@ struct Cell {
 
 std::vector<Cell> expand_cells(const ExperimentSpec& spec);
 
+// One line per (algorithm, dataset) pair the config excludes (AlgorithmRef::exclude_datasets):
+// "'label' on dataset: reason", for dry-run, status and list.
+std::vector<std::string> excluded_cell_notes(const ExperimentSpec& spec);
+
 }  // namespace dpf

@@ -209,11 +209,14 @@ def experiment_status(dpforest, config, results_root):
             cd, ct = parts[1].split("/")
             td, tt = parts[parts.index("tasks:") + 1].split("/")
             st = {"cells_done": int(cd), "cells_total": int(ct), "tasks_done": int(td), "tasks_total": int(tt),
-                  "cells_unavailable": 0, "unavailable_datasets": []}
+                  "cells_unavailable": 0, "unavailable_datasets": [], "excluded": []}
         elif line.startswith("not runnable here:") and st is not None:
             # not runnable here: 72 cells (datasets the offline mirror does not hold: higgs, puc-rio)
             st["cells_unavailable"] = int(line.split()[3])
             st["unavailable_datasets"] = [d.strip() for d in line.rsplit(":", 1)[1].rstrip(")").split(",")]
+        elif line.startswith("excluded by the config:") and st is not None:
+            # excluded by the config: 'label' on dataset: reason (the config's exclude_datasets; no cells)
+            st["excluded"].append(line.split(":", 1)[1].strip())
     if st is None:
         raise RuntimeError(f"{dpforest} status {config}: unexpected output:\n{p.stdout}")
     return st

@@ -68,6 +68,8 @@ def snapshot_experiment(args, config, paper, experiment, out_dir):
     if counts.get("cells_unavailable"):
         entry["cells_not_runnable_here"] = counts["cells_unavailable"]
         entry["datasets_not_in_mirror"] = counts["unavailable_datasets"]
+    if counts.get("excluded"):
+        entry["excluded_by_config"] = counts["excluded"]
     if not complete:
         entry["incomplete"] = problem
     msg = (f"{paper}/{experiment}: {info['cells_in_table']} cells, {info['tasks_in_table']} tasks, primary "

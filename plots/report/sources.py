@@ -179,6 +179,8 @@ def choose_source(paper, exp, results_root, reference_root, dpforest, meta, root
             if m.get("cells_not_runnable_here"):
                 d += (f" ({m['cells_not_runnable_here']} more cannot run from the mirror: "
                       f"{', '.join(m.get('datasets_not_in_mirror', []))})")
+            if m.get("excluded_by_config"):
+                d += f"; excluded by the config: {'; '.join(m['excluded_by_config'])}"
             if m.get("complete") is False:
                 d += ", incomplete" + (f": {m['incomplete']}" if m.get("incomplete") else "")
         if fresh_detail:

@@ -86,6 +86,15 @@ TEST_SUITE("unit") {
         {with("experiment: sweep\n", ""), {kPath, "experiment", "missing"}},
         {with("  - banknote\n  - {id: iris, domains: from-data}\n", " []\n"), {kPath, "datasets"}},
         {with("epsilon: [0.5, 1, 2]", "epsilon: []"), {kPath, "defaults.epsilon", "empty list"}},
+        {with("label: RF}", "label: RF, exclude_datasets: {wine: \"the method refuses this data\"}}"),
+         {kPath, "algorithms[1].exclude_datasets.wine", "not a dataset of this config", "banknote"}},
+        {with("label: RF}", "label: RF, exclude_datasets: {banknote: short}}"),
+         {kPath, "algorithms[1].exclude_datasets.banknote", "reason"}},
+        {with("label: RF}", "label: RF, exclude_datasets: [banknote]}"),
+         {kPath, "algorithms[1].exclude_datasets", "mapping of dataset id: reason"}},
+        {with("label: RF}", "label: RF, exclude_datasets: {banknote: \"the method refuses this data\", iris: "
+                            "\"the method refuses this data\"}}"),
+         {kPath, "algorithms[1].exclude_datasets", "every dataset"}},
     };
     for (const Bad& b : cases) {
       CAPTURE(b.yaml);
@@ -155,6 +164,26 @@ algorithms:
     CHECK(cells[0].key.rfind("testpaper|sweep|DiPriMe|dipreme|banknote|scale=none,domains=registry,bins=0|", 0) == 0);
     CHECK(contains(cells[0].key, "epsilon=0.5;"));
     CHECK(contains(cells[0].key, "max_depth=2;"));
+  }
+
+  TEST_CASE("exclude_datasets drops one algorithm's cells on a dataset and leaves every other cell as it was") {
+    const std::string reason = "the authors' code refuses categorical features here";
+    const ExperimentSpec spec = parse_experiment(
+        with("label: RF}", "label: RF, exclude_datasets: {iris: \"" + reason + "\"}}"), "configs/testpaper/sweep.yaml");
+    const std::vector<Cell> all = expand_cells(parse_experiment(kGood, "configs/testpaper/sweep.yaml"));
+    const std::vector<Cell> cells = expand_cells(spec);
+    CHECK(cells.size() == all.size() - 1);  // rf has one cell per dataset
+    std::set<std::string> ids;
+    for (const Cell& c : all) ids.insert(c.id);
+    for (const Cell& c : cells) {
+      CHECK_FALSE((c.algorithm == "rf" && c.dataset == "iris"));
+      CHECK(ids.count(c.id) == 1);  // same keys, so the same ids and seeds: finished cells stay valid
+      CHECK(c.index == static_cast<std::size_t>(&c - cells.data()));
+    }
+    const std::vector<std::string> notes = excluded_cell_notes(spec);
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0] == "'RF' on iris: " + reason);
+    CHECK(excluded_cell_notes(parse_experiment(kGood, kPath)).empty());
   }
 
   TEST_CASE("results CSV round trip keeps commas, quotes and column order") {
