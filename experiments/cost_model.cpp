@@ -144,10 +144,22 @@ const AlgorithmCost& cost_row(const std::string& algorithm, const std::string& t
   return other ? *other : kSharedCost;
 }
 
+std::string cost_key(const Cell& cell) {
+  if (cell.algorithm == "rgv") {
+    bool strict = true;
+    try {
+      strict = cell.params.get_bool("strict");
+    } catch (const std::exception&) {
+    }
+    if (!strict) return "rgv/published";
+  }
+  return cell.algorithm;
+}
+
 double estimated_task_seconds(const ExperimentSpec& spec, const Cell& cell) {
   const TaskShape s = task_shape(spec, cell);
   if (!s.mirrored) return 1e-6;  // its cells are skipped with a message
-  const AlgorithmCost& c = cost_row(cell.algorithm, s.task);
+  const AlgorithmCost& c = cost_row(cost_key(cell), s.task);
   return std::exp(c.log_factor + c.trees * std::log(s.trees) + c.rows * std::log(s.train_rows) +
                   c.depth * std::log(s.depth) + c.features * std::log(s.features) + c.classes * std::log(s.classes));
 }

@@ -52,6 +52,12 @@ const AlgorithmCost& shared_cost();
 // shared_cost().
 const AlgorithmCost& cost_row(const std::string& algorithm, const std::string& task);
 
+// The cost table's name for the cell's algorithm: the registry name, except where a parameter changes
+// the work by more than the shape can say. RGV's published variant spends the whole epsilon in every
+// tree, so its FS trees grow to max_depth; strict RGV divides epsilon by n_trees and FS's stopping
+// rule ends most trees at the root (38x less CPU on SynthC, 110 trees): "rgv/published" is its own row.
+std::string cost_key(const Cell& cell);
+
 // Estimated CPU seconds of one task of the cell (a skipped, not mirrored dataset: 1e-6).
 double estimated_task_seconds(const ExperimentSpec& spec, const Cell& cell);
 

@@ -450,6 +450,7 @@ RunPreview preview_run(const ExperimentSpec& spec, const RunOptions& opt) {
       RunPreview::CellCost cc;
       const TaskShape shape = task_shape(spec, c);
       cc.id = c.id, cc.label = c.label, cc.algorithm = c.algorithm, cc.dataset = c.dataset, cc.task = shape.task;
+      cc.cost_key = cost_key(c);
       cc.train_rows = shape.train_rows, cc.features = shape.features, cc.trees = shape.trees, cc.depth = shape.depth;
       cc.classes = shape.classes;
       cc.task_seconds = estimated_task_seconds(spec, c);

@@ -48,7 +48,8 @@ def load(cells_tsv, results_csv):
             if s is None:
                 sys.exit(f"{results_csv}: cell {r['cell_id']} is not in {cells_tsv}: not the same config")
             x = [math.log(float(s[k])) for k in ("trees", "train_rows", "depth", "features", "classes")]
-            obs.append({"key": (s["algorithm"], s["task"]), "dataset": s["dataset"], "x": x,
+            # cost_key: the cost table's row (cost_model.hpp), e.g. rgv/published apart from strict rgv.
+            obs.append({"key": (s.get("cost_key") or s["algorithm"], s["task"]), "dataset": s["dataset"], "x": x,
                         "y": math.log(max(float(r["cpu_seconds"]), FLOOR))})
             for k in ("git_commit", "host", "threads"):
                 meta[k].add(r.get(k, ""))

@@ -96,6 +96,28 @@ TEST_SUITE("unit") {
     CHECK(human_seconds(7200) == "2.0 h");
   }
 
+  TEST_CASE("cost model: RGV's published variant has its own row, far costlier than strict RGV") {
+    // Strict RGV gives each tree epsilon / n_trees and FS's stopping rule ends most trees at the root;
+    // the published variant's trees grow to max_depth (smooth-rdf Figure 14 was estimated at 24 s
+    // with one shared row and took about 50 CPU-minutes).
+    const ExperimentSpec spec = parse_experiment(R"(paper: testpaper
+experiment: rgv
+seed: 1
+protocol: {type: kfold, folds: 10, repetitions: 1}
+datasets: [synth-c]
+algorithms:
+  - {name: rgv, label: strict, params: {strict: true, n_trees: 1385}}
+  - {name: rgv, label: published, params: {strict: false, n_trees: 1385}}
+)", "inline/rgv.yaml");
+    const std::vector<Cell> cells = expand_cells(spec);
+    REQUIRE(cells.size() == 2);
+    CHECK(cost_key(cells[0]) == "rgv");
+    CHECK(cost_key(cells[1]) == "rgv/published");
+    CHECK(&cost_row("rgv/published", "classification") != &cost_row("rgv", "classification"));
+    CHECK(&cost_row("rgv/published", "classification") != &shared_cost());
+    CHECK(estimated_task_seconds(spec, cells[1]) > 10 * estimated_task_seconds(spec, cells[0]));
+  }
+
   TEST_CASE("cost model shapes: the occupancy depth rule, matrix-rf's per_dataset, SynthA-G's rows") {
     const ExperimentSpec spec = parse_experiment(R"(
 paper: testpaper
