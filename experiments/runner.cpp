@@ -277,7 +277,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
     std::vector<std::string> errors;
     std::atomic<int> remaining{0};
     std::mutex claim_mutex;
-    int claim = 0;  // 0 not tried, 1 held (or claims off), 2 held by another job
+    int claim = 0;  // 0 not tried, 1 held (or claims off), 2 held by another job, 3 finished by another job
     ClaimInfo holder;
   };
   std::vector<std::unique_ptr<UnitState>> state;
@@ -324,7 +324,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   Progress progress(tasks.size(), total_cost, opt.threads);
   progress.name = spec.paper + "/" + spec.experiment;
   progress.enabled = opt.progress && !tasks.empty();
-  std::atomic<std::size_t> computed{0}, failed{0}, elsewhere{0};
+  std::atomic<std::size_t> computed{0}, failed{0}, elsewhere{0}, finished_elsewhere{0};
   std::vector<std::string> failures(runnable.size());
 
 #pragma omp parallel for schedule(dynamic, 1) num_threads(outer)
@@ -340,6 +340,13 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
       if (us.claim == 0) {
         try {
           us.claim = keeper->acquire(claim, &us.holder) ? 1 : 2;
+          // Another job may have finished the unit and released its claim after this run listed the
+          // finished cells: then it is done, not ours to compute again.
+          if (us.claim == 1 &&
+              cell_problem(unit_path(dir, unit), {cell.id, static_cast<std::size_t>(unit.end - unit.first)}).empty()) {
+            keeper->release(claim);
+            us.claim = 3;
+          }
         } catch (const std::exception& e) {
           us.claim = 1;  // an unwritable claim must not stop the run: the unit runs unclaimed
 #pragma omp critical(dpf_progress)
@@ -371,7 +378,9 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
     progress.tick(unit_task_cost[t.unit]);
     if (us.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       // The last task of the unit writes it: the file appears only when the unit is complete.
-      if (!mine) {
+      if (us.claim == 3) {
+        ++finished_elsewhere;
+      } else if (!mine) {
         ++elsewhere;
         failures[t.unit] = "skipped " + unit.name + " ('" + cell.label + "' on " + cell.dataset + "): claimed by " +
                            us.holder.host + " job " + us.holder.job + " pid " + std::to_string(us.holder.pid);
@@ -408,6 +417,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   }
   keeper.reset();
   rep.claimed_elsewhere = elsewhere;
+  rep.already_done += finished_elsewhere;  // finished by another job while this run went
   rep.computed = computed;
   rep.failed = failed;
   for (const auto& f : failures)

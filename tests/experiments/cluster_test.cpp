@@ -7,6 +7,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <thread>
@@ -262,6 +266,50 @@ TEST_SUITE("unit") {
       const std::string ext = e.path().extension().string();
       CHECK_MESSAGE((ext == ".csv" || ext == ".ok"), "unexpected file " << e.path());
     }
+  }
+
+  TEST_CASE("a unit another job finishes while this run works on an earlier one is not computed again") {
+    // Two cells, one thread: the second cell's file appears (as another job would write it, then
+    // release its claim) while the first cell runs, after this run listed both as unfinished.
+    const ExperimentSpec spec = parse_experiment(R"(
+paper: testpaper
+experiment: race
+seed: 5
+protocol: {type: holdout, test_fraction: 0.2, repetitions: 20}
+datasets: ["synthetic:classification:n=2000,d=5,seed=1"]
+algorithms:
+  - {name: rf, label: RF, params: {n_trees: 100}}
+  - {name: dipreme, label: DiPriMe, params: {epsilon: 1, n_trees: 2, max_depth: 2}}
+)", "inline/race.yaml");
+    TempDir dir, whole;
+    run_experiment(spec, dpf::test::quiet_options(whole));
+    const std::vector<Cell> cells = expand_cells(spec);
+    REQUIRE(cells.size() == 2);
+    const std::string cdir = experiment_dir(spec, dir.str()) + "/cells";
+    const std::string other_csv = experiment_dir(spec, whole.str()) + "/cells/" + cells[1].id + ".csv";
+    const std::string first_claim = cdir + "/" + cells[0].id + ".claim";
+    const std::string second_csv = cdir + "/" + cells[1].id + ".csv";
+    std::atomic<bool> copied{false};
+    std::thread other_job([&] {
+      // The first cell's claim exists only while this run computes it.
+      for (int i = 0; i < 600000 && !fs::exists(first_claim); ++i) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      if (!fs::exists(first_claim)) return;
+      fs::copy_file(other_csv, second_csv + ".tmp");
+      fs::rename(second_csv + ".tmp", second_csv);
+      copied = true;
+    });
+    const RunReport r = run_experiment(spec, dpf::test::quiet_options(dir, 1));
+    other_job.join();
+    REQUIRE(copied);
+    CHECK(r.computed == 1);
+    CHECK(r.already_done == 1);
+    CHECK(r.failed == 0);
+    auto bytes = [](const std::string& p) {
+      std::ifstream f(p, std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(f), {});
+    };
+    CHECK(bytes(second_csv) == bytes(other_csv));  // not computed and rewritten
+    CHECK_FALSE(fs::exists(cdir + "/" + cells[1].id + ".claim"));
   }
 
   TEST_CASE("pieces: many shards cut the cells; merge joins the pieces into the unsharded rows") {
