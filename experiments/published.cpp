@@ -16,6 +16,7 @@
 #include "core/util/error.hpp"
 #include "core/util/input_check.hpp"
 #include "experiments/claims.hpp"
+#include "experiments/config.hpp"
 #include "experiments/results.hpp"
 
 namespace dpf {
@@ -222,6 +223,34 @@ std::string explain(const std::string& text, const Measured& paper, const Measur
 }
 }  // namespace
 
+namespace {
+
+// "'label' on dataset: reason" when the experiment's config (beside the published.yaml) excludes the
+// selected label on the selected dataset (AlgorithmRef::exclude_datasets), else "". A config that is
+// missing or does not load leaves the entry's ordinary "no data" (the run reports the config's error).
+std::string excluded_pair(const std::string& published_yaml, const std::string& experiment,
+                          const published_detail::Selector& sel) {
+  std::string label, dataset;
+  for (const auto& [k, v] : sel) {
+    if (k == "label") label = v;
+    if (k == "dataset") dataset = v;
+  }
+  if (label.empty() || dataset.empty()) return "";
+  const fs::path config = fs::path(published_yaml).parent_path() / (experiment + ".yaml");
+  std::error_code ec;
+  if (!fs::is_regular_file(config, ec)) return "";
+  try {
+    for (const AlgorithmRef& a : load_experiment(config.string()).algorithms)
+      if (a.label == label)
+        if (auto it = a.exclude_datasets.find(dataset); it != a.exclude_datasets.end())
+          return "'" + label + "' on " + dataset + ": " + it->second;
+  } catch (const std::exception&) {
+  }
+  return "";
+}
+
+}  // namespace
+
 PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& opt) {
   return check_published_text(read_text_limited(path, kMaxConfigBytes, "YAML file"), path, opt);  // size limit
 }
@@ -329,6 +358,7 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
     ++rep.numbers;
     if (!cmp.any) {
       e.verdict = "no data";
+      e.excluded_by_config = excluded_pair(path, exp, compare == "with_quirks" ? sel[1] : sel[0]);
       ++rep.no_data;
     } else {
       e.delta = cmp.s.mean - value;

@@ -40,6 +40,9 @@ struct PublishedNumber {
   bool explained = false;  // outside, with an explanation the contradiction check does not flag and
                            // no `unexplained: true` (an investigated gap the text does not account for)
   std::string explanation, warning, command;
+  // No data because the experiment's config excludes the compared series on its dataset
+  // (exclude_datasets): "'label' on dataset: reason"; empty otherwise.
+  std::string excluded_by_config;
   MeasuredSeries paper_method, with_quirks, strict;
 };
 

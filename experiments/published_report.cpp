@@ -186,7 +186,9 @@ std::string published_markdown(const PublishedCheckReport& rep) {
                       fmt(e.tolerance) + ", vs " + e.compare + ": " +
                       selector_text(e.compare == "with_quirks" ? e.with_quirks : e.paper_method) + ").";
       if (!e.explanation.empty()) t += " " + e.explanation;
-      if (e.verdict == "no data") {
+      if (e.verdict == "no data" && !e.excluded_by_config.empty()) {
+        t += " No data: the config excludes " + e.excluded_by_config + ".";
+      } else if (e.verdict == "no data") {
         t += " No data: run `" + e.command + "`" + missing_config(rep, e.experiment) + ".";
         want(e.command);
       }
@@ -269,6 +271,7 @@ std::string published_json(const PublishedCheckReport& rep) {
     json_series(w, e.strict);
     w.end_object();
     w.field("command", e.command);
+    if (!e.excluded_by_config.empty()) w.field("excluded_by_config", e.excluded_by_config);
     w.end_object();
   }
   w.end_array();

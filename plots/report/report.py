@@ -54,6 +54,8 @@ def no_data_hint(e):
         d = e["not_in_mirror"]
         return (f": the offline mirror does not hold {d}, so its cells cannot run here (datasets/{d}.yaml says "
                 f"where to get it; then `{e.get('command') or ''}`)")
+    if e.get("excluded_by_config"):
+        return f": the config excludes {e['excluded_by_config']}"
     if e.get("origin") in ("fresh", "snapshot"):
         return f" (the {e['origin']} data have no rows this entry selects)"
     return f": run `{e.get('command') or ''}`"

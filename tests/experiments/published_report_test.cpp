@@ -145,6 +145,28 @@ TEST_SUITE("unit") {
     CHECK(contains(other.text, "`make reproduce-table-3 PAPER=tp RESULTS=" + f.results.string() + "`"));
   }
 
+  TEST_CASE("check-published: no data on a pair the config excludes says so instead of asking for a run") {
+    Fixture f;
+    write_results(f.results);
+    dpf::test::write_file(f.dir.path() / "configs" / "tp" / "table-3.yaml",
+                          "paper: tp\nexperiment: table-3\ndatasets: [iris, banknote]\nalgorithms:\n"
+                          "  - {name: rf, label: P, exclude_datasets: {iris: \"the method cannot read this data\"}}\n");
+    dpf::test::write_file(f.pub, "paper: tp\nnumbers:\n"
+                                 "  - {id: excluded, experiment: table-3, metric: accuracy, value: 0.9, tolerance: 0.01,"
+                                 " paper_method: {label: P, dataset: iris}}\n"
+                                 "  - {id: runnable, experiment: table-3, metric: accuracy, value: 0.9, tolerance: 0.01,"
+                                 " paper_method: {label: P, dataset: banknote}}\n");
+    const PublishedCheckReport rep = f.check(f.results);
+    CAPTURE(rep.text);
+    REQUIRE(rep.number_entries.size() == 2);
+    CHECK(rep.number_entries[0].verdict == "no data");
+    CHECK(rep.number_entries[0].excluded_by_config == "'P' on iris: the method cannot read this data");
+    CHECK(rep.number_entries[1].excluded_by_config.empty());
+    CHECK(contains(rep.text, "No data: the config excludes 'P' on iris: the method cannot read this data."));
+    CHECK(contains(rep.text, "No data: run `make reproduce-table-3 PAPER=tp`."));  // the runnable one still asks
+    CHECK(contains(published_json(rep), "\"excluded_by_config\":\"'P' on iris: the method cannot read this data\""));
+  }
+
   TEST_CASE("check-published: a results root without the paper's results is a warning naming the directory") {
     Fixture f;
     write_results(f.results);
