@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/eval/stats.hpp"
@@ -18,6 +19,7 @@
 #include "experiments/claims.hpp"
 #include "experiments/config.hpp"
 #include "experiments/results.hpp"
+#include "experiments/sweep.hpp"
 
 namespace dpf {
 
@@ -221,34 +223,45 @@ std::string explain(const std::string& text, const Measured& paper, const Measur
   }
   return out;
 }
-}  // namespace
 
-namespace {
-
-// "'label' on dataset: reason" when the experiment's config (beside the published.yaml) excludes the
-// selected label on the selected dataset (AlgorithmRef::exclude_datasets), else "". A config that is
-// missing or does not load leaves the entry's ordinary "no data" (the run reports the config's error).
-std::string excluded_pair(const std::string& published_yaml, const std::string& experiment,
-                          const published_detail::Selector& sel) {
-  std::string label, dataset;
-  for (const auto& [k, v] : sel) {
-    if (k == "label") label = v;
-    if (k == "dataset") dataset = v;
+// The experiment's config beside the published.yaml, loaded once per experiment by the check (null
+// when it is missing or does not load: the entry keeps its ordinary "no data", and the run reports the
+// config's error).
+class Configs {
+ public:
+  explicit Configs(std::string published_yaml) : published_yaml_(std::move(published_yaml)) {}
+  // "'label' on dataset: reason" when the config excludes the selected label on the selected dataset
+  // (AlgorithmRef::exclude_datasets), else "".
+  std::string exclusion(const std::string& experiment, const published_detail::Selector& sel) {
+    std::string label, dataset;
+    for (const auto& [k, v] : sel) {
+      if (k == "label") label = v;
+      if (k == "dataset") dataset = v;
+    }
+    if (label.empty() || dataset.empty()) return "";
+    const ExperimentSpec* spec = get(experiment);
+    if (!spec) return "";
+    for (const AlgorithmRef& a : spec->algorithms)
+      if (a.label == label) return exclusion_note(a, dataset);
+    return "";
   }
-  if (label.empty() || dataset.empty()) return "";
-  const fs::path config = fs::path(published_yaml).parent_path() / (experiment + ".yaml");
-  std::error_code ec;
-  if (!fs::is_regular_file(config, ec)) return "";
-  try {
-    for (const AlgorithmRef& a : load_experiment(config.string()).algorithms)
-      if (a.label == label)
-        if (auto it = a.exclude_datasets.find(dataset); it != a.exclude_datasets.end())
-          return "'" + label + "' on " + dataset + ": " + it->second;
-  } catch (const std::exception&) {
-  }
-  return "";
-}
 
+ private:
+  const ExperimentSpec* get(const std::string& experiment) {
+    auto [it, fresh] = specs_.try_emplace(experiment);
+    if (fresh) {
+      const fs::path config = fs::path(published_yaml_).parent_path() / (experiment + ".yaml");
+      std::error_code ec;
+      if (fs::is_regular_file(config, ec)) try {
+          it->second = load_experiment(config.string());
+        } catch (const std::exception&) {
+        }
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+  std::string published_yaml_;
+  std::map<std::string, std::optional<ExperimentSpec>> specs_;
+};
 }  // namespace
 
 PublishedCheckReport check_published(const std::string& path, const PublishedCheckOptions& opt) {
@@ -277,6 +290,7 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
                                          "paper_method", "with_quirks", "strict", "compare", "explanation",
                                          "unexplained"};
   Tables tables(opt.results_root, paper);
+  Configs configs(path);  // exclude_datasets of the experiments' configs, for entries without data
   PublishedCheckReport rep;
   rep.paper = paper;
   rep.published_yaml = path;
@@ -358,7 +372,7 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
     ++rep.numbers;
     if (!cmp.any) {
       e.verdict = "no data";
-      e.excluded_by_config = excluded_pair(path, exp, compare == "with_quirks" ? sel[1] : sel[0]);
+      e.excluded_by_config = configs.exclusion(exp, compare == "with_quirks" ? sel[1] : sel[0]);
       ++rep.no_data;
     } else {
       e.delta = cmp.s.mean - value;

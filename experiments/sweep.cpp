@@ -62,11 +62,15 @@ std::vector<Cell> expand_cells(const ExperimentSpec& spec) {
   return cells;
 }
 
+std::string exclusion_note(const AlgorithmRef& ref, const std::string& dataset) {
+  const auto it = ref.exclude_datasets.find(dataset);
+  return it == ref.exclude_datasets.end() ? "" : "'" + ref.label + "' on " + dataset + ": " + it->second;
+}
+
 std::vector<std::string> excluded_cell_notes(const ExperimentSpec& spec) {
   std::vector<std::string> notes;
   for (const AlgorithmRef& ref : spec.algorithms)
-    for (const auto& [dataset, reason] : ref.exclude_datasets)
-      notes.push_back("'" + ref.label + "' on " + dataset + ": " + reason);
+    for (const auto& kv : ref.exclude_datasets) notes.push_back(exclusion_note(ref, kv.first));
   return notes;
 }
 

@@ -22,8 +22,11 @@ struct Cell {
 
 std::vector<Cell> expand_cells(const ExperimentSpec& spec);
 
-// One line per (algorithm, dataset) pair the config excludes (AlgorithmRef::exclude_datasets):
-// "'label' on dataset: reason", for dry-run, status and list.
+// "'label' on dataset: reason" when the config excludes `ref` on `dataset` (AlgorithmRef::
+// exclude_datasets), else "".
+std::string exclusion_note(const AlgorithmRef& ref, const std::string& dataset);
+
+// One such line per (algorithm, dataset) pair the config excludes, for dry-run, status and list.
 std::vector<std::string> excluded_cell_notes(const ExperimentSpec& spec);
 
 }  // namespace dpf
