@@ -14,7 +14,7 @@
 #   make bench                             timings vs scikit-learn and ranger, scale rows 1e5-1e7 (results/bench/bench.csv)
 #   make datasets                          fetch and verify every dataset
 #   make list                              papers' experiments, algorithms, datasets
-#   make calibrate                         refit the cost model (experiments/cost_table.inc) on measured task CPU times
+#   make calibrate                         refit the cost model (experiments/cost/cost_table.inc) on measured task CPU times
 #   make fuzz [SECONDS=60]                 libFuzzer targets (clang, build-fuzz), SECONDS each
 #   make submit PAPER=<id> [TASKS=n]       every figure and table of one paper as one SLURM array job + finishing job
 #   make test-cluster                      a single-node SLURM cluster on localhost, a sweep submitted, cancelled, resubmitted
@@ -145,18 +145,18 @@ datasets: tool
 	$(DPF) datasets fetch
 
 # The cost model behind the shard plan, `run --dry-run`, `list experiments` and the run's ETA
-# (experiments/cost_model.hpp): runs the calibration sweeps (experiments/calibration/*.yaml, every
+# (experiments/cost/cost_model.hpp): runs the calibration sweeps (experiments/cost/calibration/*.yaml, every
 # registry algorithm at two sizes; about 3 CPU-minutes), then fits per-algorithm factors and exponents
-# on the tasks' measured cpu_seconds and rewrites experiments/cost_table.inc, which names the runs.
+# on the tasks' measured cpu_seconds and rewrites experiments/cost/cost_table.inc, which names the runs.
 # Finished cells are reused: delete $(RESULTS)/calibration to measure again. Rebuild afterwards.
 CALIBRATION := cost-classification cost-multiclass cost-regression
 calibrate: tool
 	@for c in $(CALIBRATION); do \
-	  $(DPF) run experiments/calibration/$$c.yaml --threads $(THREADS) --results $(RESULTS) --quiet || exit $$?; \
-	  $(DPF) run experiments/calibration/$$c.yaml --results $(RESULTS) --dry-run \
+	  $(DPF) run experiments/cost/calibration/$$c.yaml --threads $(THREADS) --results $(RESULTS) --quiet || exit $$?; \
+	  $(DPF) run experiments/cost/calibration/$$c.yaml --results $(RESULTS) --dry-run \
 	    --cells-tsv $(RESULTS)/calibration/$$c.cells.tsv >/dev/null || exit $$?; \
 	done
-	$(PY) experiments/tools/calibrate_cost.py --out experiments/cost_table.inc \
+	$(PY) experiments/tools/calibrate_cost.py --out experiments/cost/cost_table.inc \
 	  $(foreach c,$(CALIBRATION),$(RESULTS)/calibration/$(c).cells.tsv $(RESULTS)/calibration/$(c)/results.csv)
 	@cmake --build $(BUILD) -j$(JOBS) --target dpforest --  --no-print-directory -s
 

@@ -52,7 +52,7 @@ struct MedianImputer {
 MedianImputer fit_median_imputer(const Dataset& data, std::span<const uint32_t> rows);
 // For commands that fit on every row (describe, bench-fit, export-dataset): when the schema asks for
 // median imputation, imputes in place with the medians of all rows, so nothing downstream sees NaN.
-// Experiments never call this: their tasks impute per training fold (experiments/task.cpp).
+// Experiments never call this: their tasks impute per training fold (experiments/run/task.cpp).
 void impute_with_all_rows(Dataset& data);
 
 }  // namespace dpf

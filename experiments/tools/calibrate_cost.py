@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Fit the cost model (experiments/cost_model.hpp) on measured per-task CPU times; `make calibrate`.
+"""Fit the cost model (experiments/cost/cost_model.hpp) on measured per-task CPU times; `make calibrate`.
 
-Usage: calibrate_cost.py --out experiments/cost_table.inc CELLS.tsv RESULTS.csv [CELLS.tsv RESULTS.csv ...]
+Usage: calibrate_cost.py --out experiments/cost/cost_table.inc CELLS.tsv RESULTS.csv [CELLS.tsv RESULTS.csv ...]
 
 CELLS.tsv is `dpforest run CONFIG --dry-run --cells-tsv CELLS.tsv` (each cell's shape as the C++ model
 sees it: task kind, training rows, features, trees, depth); RESULTS.csv the results table of a run of

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Predicted vs measured CPU time of a finished run (the cost model of experiments/cost_model.hpp).
+"""Predicted vs measured CPU time of a finished run (the cost model of experiments/cost/cost_model.hpp).
 
 Usage: cost_check.py [--by-algorithm] CELLS.tsv RESULTS.csv [CELLS.tsv RESULTS.csv ...]
 

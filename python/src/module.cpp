@@ -19,12 +19,12 @@
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/audit/audit_cli.hpp"
+#include "experiments/cli/audit_cmd.hpp"
 #include "experiments/audit/pairs.hpp"
-#include "experiments/cli.hpp"
-#include "experiments/config.hpp"
-#include "experiments/results.hpp"
-#include "experiments/runner.hpp"
+#include "experiments/cli/cli.hpp"
+#include "experiments/config/config.hpp"
+#include "experiments/store/results.hpp"
+#include "experiments/run/runner.hpp"
 
 namespace py = pybind11;
 

@@ -1,7 +1,7 @@
 // Training-fold median imputation of missing numeric values (registry rule
 // missing.rule impute-train-median, datasets/README.md; multinomial-rf.md §1.8): the medians come
 // from the training rows only, the rule's datasets load with NaN (replaced per task by
-// experiments/task.cpp before any fit), and the variants without the rule are unchanged.
+// experiments/run/task.cpp before any fit), and the variants without the rule are unchanged.
 #include <doctest/doctest.h>
 
 #include <cmath>

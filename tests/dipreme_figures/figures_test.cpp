@@ -13,8 +13,8 @@
 
 #include "algorithms/algo_fixtures.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/config.hpp"
-#include "experiments/sweep.hpp"
+#include "experiments/config/config.hpp"
+#include "experiments/config/sweep.hpp"
 
 using namespace dpf;
 using dpf::test::fit_registry;

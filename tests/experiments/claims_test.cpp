@@ -1,4 +1,4 @@
-// The `claims:` section of published.yaml (experiments/claims.hpp): paired comparisons and argmax claims
+// The `claims:` section of published.yaml (experiments/publish/claims.hpp): paired comparisons and argmax claims
 // checked against small synthetic results.csv files in a temporary directory.
 #include <doctest/doctest.h>
 
@@ -11,8 +11,8 @@
 
 #include "core/eval/stats.hpp"
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/published.hpp"
-#include "experiments/results.hpp"
+#include "experiments/publish/published.hpp"
+#include "experiments/store/results.hpp"
 
 using namespace dpf;
 namespace fs = std::filesystem;

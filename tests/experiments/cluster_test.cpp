@@ -15,12 +15,12 @@
 #include <set>
 #include <thread>
 
-#include "experiments/cell_claim.hpp"
-#include "experiments/cell_store.hpp"
+#include "experiments/store/cell_claim.hpp"
+#include "experiments/store/cell_store.hpp"
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/slurm.hpp"
-#include "experiments/sweep.hpp"
-#include "experiments/work_plan.hpp"
+#include "experiments/cluster/slurm.hpp"
+#include "experiments/config/sweep.hpp"
+#include "experiments/run/work_plan.hpp"
 
 using namespace dpf;
 namespace fs = std::filesystem;
@@ -339,7 +339,7 @@ algorithms:
     CHECK(dpf::test::error_of([] { fill_template("@X@ @MISSING@", {{"X", "1"}}, "array.sbatch.in"); })
               .find("array.sbatch.in: placeholder @MISSING@") != std::string::npos);
     CHECK(shell_quote("it's") == "'it'\\''s'");
-    const std::string dir = project_root() + "/experiments/slurm";
+    const std::string dir = project_root() + "/experiments/cluster/templates";
     for (const char* t : {"array.sbatch.in", "finish.sbatch.in"}) CHECK(fs::exists(dir + "/" + t));
   }
 }

@@ -1,5 +1,5 @@
 // Experiment configs, sweep expansion, the results CSV and the published-number check
-// (experiments/config.hpp, sweep.hpp, results.hpp, published.hpp), plus every shipped config.
+// (experiments/config/config.hpp, sweep.hpp, results.hpp, published.hpp), plus every shipped config.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -7,9 +7,9 @@
 #include <set>
 
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/formula.hpp"
-#include "experiments/published.hpp"
-#include "experiments/sweep.hpp"
+#include "experiments/config/formula.hpp"
+#include "experiments/publish/published.hpp"
+#include "experiments/config/sweep.hpp"
 #include "core/privacy/rng.hpp"
 
 using namespace dpf;

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "algorithms/registry.hpp"
-#include "experiments/cost_model.hpp"
+#include "experiments/cost/cost_model.hpp"
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/sweep.hpp"
-#include "experiments/work_plan.hpp"
+#include "experiments/config/sweep.hpp"
+#include "experiments/run/work_plan.hpp"
 
 using namespace dpf;
 using dpf::test::TempDir;

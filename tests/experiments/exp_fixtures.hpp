@@ -14,9 +14,9 @@
 
 #include "core/util/error.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/config.hpp"
-#include "experiments/results.hpp"
-#include "experiments/runner.hpp"
+#include "experiments/config/config.hpp"
+#include "experiments/store/results.hpp"
+#include "experiments/run/runner.hpp"
 
 namespace dpf::test {
 

@@ -1,4 +1,4 @@
-// Explanations of published numbers (experiments/published.cpp, explain()): placeholders filled from the
+// Explanations of published numbers (experiments/publish/published.cpp, explain()): placeholders filled from the
 // measurement, and the warning for text that contradicts it, on a tiny published.yaml and results.csv.
 #include <doctest/doctest.h>
 
@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/published.hpp"
-#include "experiments/results.hpp"
+#include "experiments/publish/published.hpp"
+#include "experiments/store/results.hpp"
 
 using namespace dpf;
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-// Closed-form tables (experiments/formula.hpp): a config with `formula:` instead of datasets and
+// Closed-form tables (experiments/config/formula.hpp): a config with `formula:` instead of datasets and
 // algorithms writes one row per grid point with the library function's value; bad configs name the
 // file and key.
 #include <doctest/doctest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/formula.hpp"
+#include "experiments/config/formula.hpp"
 
 using namespace dpf;
 using dpf::test::error_of;

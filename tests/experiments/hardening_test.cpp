@@ -5,9 +5,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/util/input_check.hpp"
-#include "experiments/cell_store.hpp"
+#include "experiments/store/cell_store.hpp"
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/sweep.hpp"
+#include "experiments/config/sweep.hpp"
 
 using namespace dpf;
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-// Per-fold median imputation inside a task (experiments/task.cpp, registry rule impute-train-median):
+// Per-fold median imputation inside a task (experiments/run/task.cpp, registry rule impute-train-median):
 // the fit equals one on data imputed by hand with the training medians, test rows cannot move it, and
 // private algorithms refuse the rule.
 #include <doctest/doctest.h>
@@ -12,8 +12,8 @@
 #include "core/eval/cv.hpp"
 #include "data/impute_fixtures.hpp"
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/sweep.hpp"
-#include "experiments/task.hpp"
+#include "experiments/config/sweep.hpp"
+#include "experiments/run/task.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The published check's report (experiments/published_report.cpp): the JSON of the reference snapshot
+// The published check's report (experiments/publish/published_report.cpp): the JSON of the reference snapshot
 // (README.md "Reference snapshot and verify"), the warning for a results root holding nothing for the
 // paper, the exact command for missing data, and rows that stay readable at 120 columns.
 #include <doctest/doctest.h>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/published.hpp"
-#include "experiments/results.hpp"
+#include "experiments/publish/published.hpp"
+#include "experiments/store/results.hpp"
 
 using namespace dpf;
 namespace fs = std::filesystem;

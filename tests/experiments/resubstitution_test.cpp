@@ -1,4 +1,4 @@
-// The resubstitution protocol (experiments/config.hpp Protocol): every row is fitted and evaluated,
+// The resubstitution protocol (experiments/config/config.hpp Protocol): every row is fitted and evaluated,
 // one split per repetition, repetitions differing only by their seeds (matrix-rf Fig. 3b: train on
 // all rows, query rows of the same data). The other protocols are unchanged by it.
 #include <doctest/doctest.h>

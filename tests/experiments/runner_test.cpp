@@ -1,4 +1,4 @@
-// The runner (experiments/runner.hpp): same seed => same results whatever the thread count or shard
+// The runner (experiments/run/runner.hpp): same seed => same results whatever the thread count or shard
 // layout; a rerun skips finished cells; a failing cell does not stop the others; a corrupt data file
 // skips its dataset's cells with a message naming it (design.md §2, §5; privacy.md §7.2 item 5).
 #include <doctest/doctest.h>
@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "experiments/exp_fixtures.hpp"
-#include "experiments/sweep.hpp"
-#include "experiments/work_plan.hpp"
+#include "experiments/config/sweep.hpp"
+#include "experiments/run/work_plan.hpp"
 
 #include <set>
 

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "core/data/loaders.hpp"
-#include "experiments/config.hpp"
-#include "experiments/published.hpp"
-#include "experiments/sweep.hpp"
+#include "experiments/config/config.hpp"
+#include "experiments/publish/published.hpp"
+#include "experiments/config/sweep.hpp"
 
 namespace dpf::fuzz {
 

@@ -10,8 +10,8 @@
 #include "core/eval/cv.hpp"
 #include "core/eval/metrics.hpp"
 #include "core/tree/split_search.hpp"
-#include "experiments/config.hpp"
-#include "experiments/sweep.hpp"
+#include "experiments/config/config.hpp"
+#include "experiments/config/sweep.hpp"
 
 using namespace dpf;
 

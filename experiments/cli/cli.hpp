@@ -1,0 +1,29 @@
+// Helpers of the dpforest CLI that are worth testing on their own.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "experiments/config/config.hpp"
+#include "experiments/run/runner.hpp"
+
+namespace dpf {
+
+int default_threads();  // OMP_NUM_THREADS if set, else the number of cores
+// "i/N" with 0 <= i < N; throws dpf::Error otherwise.
+void parse_shard(const std::string& s, int& index, int& count);
+
+int cmd_list(const std::vector<std::string>& args);
+
+// `dpforest run CONFIG --dry-run`: prints format_preview() (cells, tasks, cells already done, estimated
+// CPU and wall time at --threads); with `cells_tsv` also writes one line per cell of this shard
+// (id, algorithm, label, dataset, task, train_rows, features, trees, depth, classes, tasks, done, est_task_seconds),
+// which `make calibrate` joins with measured times. Runs and writes nothing else.
+int dry_run(const ExperimentSpec& spec, const RunOptions& options, const std::string& cells_tsv);
+int cmd_describe(const std::vector<std::string>& args);
+
+// Fits `algorithm` with `params` (k=v) on every row of `dataset` and returns describe() JSON with the
+// resolved parameters, privacy status and ledger totals.
+std::string describe_model(const std::string& algorithm, const std::string& dataset,
+                           const std::vector<std::string>& params, uint64_t seed);
+
+}  // namespace dpf
