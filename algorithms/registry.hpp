@@ -1,72 +1,18 @@
 // The algorithm registry (design.md §4): one explicit table in registry.cpp (no static
 // self-registration). Each entry: name -> factory, parameter schema, supported tasks, the fidelity
-// options (reference quirks, strict variant) and the privacy status.
+// options (reference quirks, strict variant) and the privacy status. Included by experiments/ and
+// python/ only; algorithm families include algorithms/common/algorithm_info.hpp.
 #pragma once
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "algorithms/params.hpp"
-#include "core/data/schema.hpp"
-#include "core/tree/model.hpp"
+#include "algorithms/common/algorithm_info.hpp"
 
 namespace dpf {
-
-struct QuirkSpec {
-  std::string name;
-  std::string doc;  // what the authors' code did and where the spec records it
-  // true when the quirk leaves the strict mechanism epsilon-DP at its a-priori bound (it changes a
-  // reported metric, or the budget, which privacy_bound accounts for). With strict: true, any other
-  // quirk withholds the epsilon-DP label: the repaired mechanism is then no longer the one run.
-  bool privacy_neutral = false;
-};
-
-// The a-priori privacy guarantee of a resolved configuration: the most any fit of it may spend,
-// fixed before seeing data (issue "Privacy first", finding 6). A fit's ledger can spend less (levels
-// that are not grown, stops); the row records both. `epsilon` bounds the claimed accounting
-// (PrivacyLedger::spent), `epsilon_conservative` the conservative one (claimed-parallel scopes
-// summed); +inf where no data-independent bound exists. delta is 0 for every pure-epsilon algorithm.
-struct PrivacyBound {
-  double epsilon = 0.0;
-  double epsilon_conservative = 0.0;
-  double delta = 0.0;
-};
-
-// Privacy labels (README "Privacy labels"). kPureDpLabel: the whole release is epsilon-DP at the
-// nominal epsilon; kApproxDpLabel: (epsilon, delta)-DP at the nominal epsilon and `delta` (privacy_bound
-// gives a delta > 0), e.g. lumberjack. Every other private label starts "published, not ".
-inline constexpr const char* kPureDpLabel = "epsilon-DP";
-inline constexpr const char* kApproxDpLabel = "(epsilon, delta)-DP";
-// True for either label above: the configuration's guarantee holds as labelled.
-bool is_dp_label(const std::string& status);
-
-struct AlgorithmInfo {
-  std::string name;
-  std::string summary;
-  std::string papers;  // paper ids whose experiments use it
-  std::vector<TaskKind> tasks;
-  std::vector<ParamSpec> params;  // includes the common `strict` and `reference_quirks`
-  std::vector<QuirkSpec> quirks;
-  bool private_algorithm = true;  // takes `epsilon`
-  // Privacy status of the resolved configuration: "epsilon-DP", "(epsilon, delta)-DP", "non-private",
-  // or "published, not epsilon-DP: <reason>" / "published, not (epsilon, delta)-DP: <reason>" (privacy.md §6).
-  // A configuration whose a-priori epsilon exceeds its nominal `epsilon` is never labelled epsilon-DP:
-  // the registry rewrites that label to "published, not epsilon-DP at the nominal epsilon: ...".
-  std::function<std::string(const Params&, TaskKind)> privacy_status;
-  // Unset: {epsilon, epsilon, 0} for private algorithms, {0, 0, 0} for non-private ones (set by the registry).
-  std::function<PrivacyBound(const Params&, TaskKind)> privacy_bound;
-  std::function<std::unique_ptr<Learner>(const Params&, const Schema&)> make;
-
-  bool supports(TaskKind t) const;
-};
 
 const std::vector<AlgorithmInfo>& algorithm_table();
 // Throws dpf::Error naming the unknown name and listing the known ones.
 const AlgorithmInfo& find_algorithm(const std::string& name);
 
-// Common parameters every algorithm has.
-ParamSpec strict_param();
-ParamSpec quirks_param(const std::vector<QuirkSpec>& quirks);
 
 }  // namespace dpf

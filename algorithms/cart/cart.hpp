@@ -11,7 +11,7 @@
 #pragma once
 #include <vector>
 
-#include "algorithms/registry.hpp"
+#include "algorithms/common/algorithm_info.hpp"
 #include "core/tree/grower.hpp"
 #include "core/tree/split_search.hpp"
 

@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <string>
 
-#include "algorithms/params.hpp"
+#include "algorithms/common/params.hpp"
 #include "core/tree/model.hpp"
 
 namespace dpf {

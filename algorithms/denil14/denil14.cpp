@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "algorithms/mrf/honest_tree.hpp"
+#include "algorithms/common/honest_tree.hpp"
 #include "core/tree/split_search.hpp"
 #include "core/util/error.hpp"
 

@@ -18,7 +18,7 @@
 #pragma once
 #include <vector>
 
-#include "algorithms/registry.hpp"
+#include "algorithms/common/algorithm_info.hpp"
 
 namespace dpf {
 

@@ -8,7 +8,7 @@
 
 #include "algorithms/common/occupancy.hpp"
 #include "algorithms/dipreme/median.hpp"
-#include "algorithms/registry.hpp"
+#include "algorithms/common/algorithm_info.hpp"
 
 namespace dpf {
 

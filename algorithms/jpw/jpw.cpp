@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "algorithms/common/occupancy.hpp"
-#include "algorithms/smooth_rdf/rdf_forest.hpp"
-#include "algorithms/smooth_rdf/smooth_rdf.hpp"
+#include "algorithms/common/rdf_forest.hpp"
+#include "algorithms/common/rdf_depth.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "algorithms/matrix_rf/forest.hpp"
-#include "algorithms/registry.hpp"
+#include "algorithms/common/algorithm_info.hpp"
 
 namespace dpf::mrf {
 

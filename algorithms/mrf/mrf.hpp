@@ -27,8 +27,8 @@
 #include <cmath>
 #include <vector>
 
-#include "algorithms/mrf/honest_tree.hpp"
-#include "algorithms/registry.hpp"
+#include "algorithms/common/honest_tree.hpp"
+#include "algorithms/common/algorithm_info.hpp"
 #include "core/tree/split_search.hpp"
 
 namespace dpf {
@@ -105,9 +105,5 @@ class MrfPolicy : public HonestPolicy {
 };
 
 std::vector<AlgorithmInfo> mrf_algorithms();  // multinomial-rf, multinomial-rf-dp
-
-// The algorithms of the multinomial-rf paper: multinomial-rf, multinomial-rf-dp, brf, denil14,
-// comprf-c, comprf-i.
-std::vector<AlgorithmInfo> multinomial_rf_algorithms();
 
 }  // namespace dpf

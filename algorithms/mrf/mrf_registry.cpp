@@ -1,10 +1,7 @@
 // Learners and registry entries of MRF (multinomial-rf, multinomial-rf-dp) and the family table of the multinomial-rf paper.
 #include <cmath>
 
-#include "algorithms/brf/brf.hpp"
 #include "algorithms/common/forest_fit.hpp"
-#include "algorithms/comprf/comprf.hpp"
-#include "algorithms/denil14/denil14.hpp"
 #include "algorithms/mrf/mrf.hpp"
 #include "algorithms/mrf/mrf_strict.hpp"
 #include "core/tree/forest.hpp"
@@ -164,14 +161,6 @@ std::vector<AlgorithmInfo> mrf_algorithms() {
     return std::make_unique<MrfLearner>("multinomial-rf-dp", p);
   };
   return {a, d};
-}
-
-std::vector<AlgorithmInfo> multinomial_rf_algorithms() {
-  std::vector<AlgorithmInfo> all = mrf_algorithms();
-  for (auto& a : brf_algorithms()) all.push_back(std::move(a));
-  for (auto& a : denil14_algorithms()) all.push_back(std::move(a));
-  for (auto& a : comprf_algorithms()) all.push_back(std::move(a));
-  return all;
 }
 
 }  // namespace dpf

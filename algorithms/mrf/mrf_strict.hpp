@@ -35,7 +35,7 @@
 #pragma once
 #include <vector>
 
-#include "algorithms/mrf/honest_tree.hpp"
+#include "algorithms/common/honest_tree.hpp"
 #include "core/tree/split_search.hpp"
 
 namespace dpf {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "algorithms/common/forest_fit.hpp"
-#include "algorithms/fs/fs.hpp"
+#include "algorithms/common/fs_split.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"

@@ -1,22 +1,12 @@
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 
-#include "algorithms/fs/fs.hpp"
-#include "algorithms/jpw/jpw.hpp"
-#include "algorithms/smooth_rdf/depth.hpp"
-#include "algorithms/smooth_rdf/rdf_forest.hpp"
+#include "algorithms/common/rdf_depth.hpp"
+#include "algorithms/common/rdf_forest.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
 
-int rdf_depth_for(const std::string& rule, int fixed_depth, bool round_up, int continuous, int discrete) {
-  if (rule == "theorem2") return smooth_rdf_depth(continuous, discrete);          // Table 4 (§1.3)
-  if (rule == "literal") return smooth_rdf_depth_literal(continuous, discrete);   // Theorem 2 as printed
-  if (rule == "half-m") return half_m_depth(continuous + discrete, round_up);      // Fig. 6 "m/2"
-  if (rule == "m") return continuous + discrete;                                   // Fig. 6 "m"
-  if (rule == "fixed") return fixed_depth;
-  fail("depth_rule: unknown value '", rule, "' (known: theorem2, literal, half-m, m, fixed)");
-}
 
 namespace {
 
@@ -139,10 +129,7 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
     return std::make_unique<RdfLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"));
   };
 
-  std::vector<AlgorithmInfo> out{a, np};
-  for (auto& j : jpw_algorithms()) out.push_back(std::move(j));
-  for (auto& f : fs_algorithms()) out.push_back(std::move(f));
-  return out;
+  return {a, np};
 }
 
 }  // namespace dpf

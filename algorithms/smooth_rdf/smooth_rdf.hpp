@@ -6,13 +6,10 @@
 #pragma once
 #include <vector>
 
-#include "algorithms/registry.hpp"
+#include "algorithms/common/algorithm_info.hpp"
 
 namespace dpf {
 
-std::vector<AlgorithmInfo> smooth_rdf_algorithms();  // smooth-rdf, rdf-nonprivate, jpw, fs
-
-// The depth a configuration uses for a schema with s continuous and r discrete features.
-int rdf_depth_for(const std::string& rule, int fixed_depth, bool round_up, int continuous, int discrete);
+std::vector<AlgorithmInfo> smooth_rdf_algorithms();  // smooth-rdf, rdf-nonprivate
 
 }  // namespace dpf

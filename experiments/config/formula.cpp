@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "algorithms/smooth_rdf/leaf_label.hpp"
+#include "algorithms/common/leaf_label.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/params.hpp"
+#include "algorithms/common/params.hpp"
 #include "experiments/config/config.hpp"
 
 namespace dpf {

@@ -7,8 +7,8 @@
 #include <numeric>
 
 #include "algorithms/registry.hpp"
-#include "algorithms/smooth_rdf/random_tree.hpp"
-#include "algorithms/smooth_rdf/rdf_forest.hpp"
+#include "algorithms/common/random_tree.hpp"
+#include "algorithms/common/rdf_forest.hpp"
 #include "core/data/make_classification.hpp"
 #include "core/util/error.hpp"
 #include "datasets/registry.hpp"

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "algorithms/jpw/jpw.hpp"
-#include "algorithms/smooth_rdf/depth.hpp"
-#include "algorithms/smooth_rdf/leaf_label.hpp"
+#include "algorithms/common/rdf_depth.hpp"
+#include "algorithms/common/leaf_label.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "privacy/stat_util.hpp"
 

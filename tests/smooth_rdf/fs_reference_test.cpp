@@ -11,7 +11,7 @@
 #include <set>
 
 #include "algorithms/common/leaves.hpp"
-#include "algorithms/fs/fs.hpp"
+#include "algorithms/common/fs_split.hpp"
 #include "core/privacy/mechanisms.hpp"
 
 using namespace dpf;

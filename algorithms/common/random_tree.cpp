@@ -1,4 +1,4 @@
-#include "algorithms/smooth_rdf/random_tree.hpp"
+#include "algorithms/common/random_tree.hpp"
 
 #include <algorithm>
 #include <cmath>

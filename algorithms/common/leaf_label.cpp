@@ -1,4 +1,4 @@
-#include "algorithms/smooth_rdf/leaf_label.hpp"
+#include "algorithms/common/leaf_label.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "algorithms/smooth_rdf/rdf_forest.hpp"
+#include "algorithms/common/rdf_forest.hpp"
 
 #include <algorithm>
 #include <cmath>

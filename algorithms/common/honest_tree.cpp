@@ -1,4 +1,4 @@
-#include "algorithms/mrf/honest_tree.hpp"
+#include "algorithms/common/honest_tree.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "algorithms/smooth_rdf/leaf_label.hpp"
-#include "algorithms/smooth_rdf/random_tree.hpp"
+#include "algorithms/common/leaf_label.hpp"
+#include "algorithms/common/random_tree.hpp"
 #include "core/tree/model.hpp"
 
 namespace dpf {

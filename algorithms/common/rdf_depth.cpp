@@ -1,7 +1,8 @@
-#include "algorithms/smooth_rdf/depth.hpp"
+#include "algorithms/common/rdf_depth.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "core/util/error.hpp"
 
@@ -43,5 +44,14 @@ int smooth_rdf_depth_literal(int continuous, int discrete) {
 }
 
 int half_m_depth(int m, bool round_up) { return round_up ? (m + 1) / 2 : m / 2; }
+
+int rdf_depth_for(const std::string& rule, int fixed_depth, bool round_up, int continuous, int discrete) {
+  if (rule == "theorem2") return smooth_rdf_depth(continuous, discrete);          // Table 4 (§1.3)
+  if (rule == "literal") return smooth_rdf_depth_literal(continuous, discrete);   // Theorem 2 as printed
+  if (rule == "half-m") return half_m_depth(continuous + discrete, round_up);      // Fig. 6 "m/2"
+  if (rule == "m") return continuous + discrete;                                   // Fig. 6 "m"
+  if (rule == "fixed") return fixed_depth;
+  fail("depth_rule: unknown value '", rule, "' (known: theorem2, literal, half-m, m, fixed)");
+}
 
 }  // namespace dpf

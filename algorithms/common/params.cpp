@@ -1,4 +1,4 @@
-#include "algorithms/params.hpp"
+#include "algorithms/common/params.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -8,6 +8,7 @@
 // The literal reading of Theorem 2 (smallest d with E[X|d] < s/2, no "+1") is one shallower for
 // every dataset with continuous features; it is available as `literal` for comparison.
 #pragma once
+#include <string>
 
 namespace dpf {
 
@@ -17,5 +18,9 @@ int smooth_rdf_depth_literal(int continuous, int discrete);
 double untested_continuous(int continuous, int depth);
 // Fig. 6 depths "m/2" and "m" (m = s + r); the paper does not say how odd m/2 rounds (§1.3, §7.2).
 int half_m_depth(int m, bool round_up);
+
+// The depth a configuration uses for a schema with s continuous and r discrete features: rule
+// theorem2, literal, half-m, m, or fixed (then `fixed_depth`).
+int rdf_depth_for(const std::string& rule, int fixed_depth, bool round_up, int continuous, int discrete);
 
 }  // namespace dpf

@@ -1,0 +1,26 @@
+#include "algorithms/common/algorithm_info.hpp"
+
+namespace dpf {
+
+bool is_dp_label(const std::string& status) { return status == kPureDpLabel || status == kApproxDpLabel; }
+
+bool AlgorithmInfo::supports(TaskKind t) const {
+  for (TaskKind k : tasks)
+    if (k == t) return true;
+  return false;
+}
+
+ParamSpec strict_param() {
+  return {"strict", ParamType::kBool, "false", 0, 1, false, {},
+          "use the repaired, genuinely epsilon-DP variant where the published mechanism is not DP"};
+}
+
+ParamSpec quirks_param(const std::vector<QuirkSpec>& quirks) {
+  ParamSpec p{"reference_quirks", ParamType::kStringList, "", 0, 0, false, {},
+              "documented deviations of the authors' code to reproduce (none by default)"};
+  for (const auto& q : quirks) p.choices.push_back(q.name);
+  if (p.choices.empty()) p.choices.push_back("none-defined");
+  return p;
+}
+
+}  // namespace dpf

@@ -1,0 +1,56 @@
+#include "algorithms/common/privacy_label.hpp"
+
+#include <algorithm>
+
+namespace dpf {
+
+std::string apply_label_rules(const std::string& family_status, const Params& p, const PrivacyBound& b,
+                              const std::vector<std::string>& neutral_quirks) {
+  if (!is_dp_label(family_status)) return family_status;
+  // An (epsilon, delta) algorithm keeps its own wording in the rewrites below.
+  const std::string& label = family_status;
+  if (p.has("reference_quirks"))
+    for (const std::string& q : p.get_list("reference_quirks"))
+      if (!q.empty() && std::find(neutral_quirks.begin(), neutral_quirks.end(), q) == neutral_quirks.end())
+        return "published, not " + label + ": reference_quirks " + q +
+               " reproduces the authors' code inside the mechanism, so the strict repair no longer holds";
+  const double nominal = p.get_double("epsilon");
+  const double nominal_delta = p.has("delta") ? p.get_double("delta") : 0.0;
+  if (!(b.epsilon <= nominal * (1 + 1e-9)))
+    return "published, not " + label + " at the nominal epsilon: the configuration spends up to " +
+           canonical_number(b.epsilon) + " (epsilon_apriori), not the nominal " + canonical_number(nominal) +
+           "; it is " + label + " at epsilon_apriori";
+  if (!(b.delta <= nominal_delta * (1 + 1e-9)))
+    return "published, not " + label + " at the nominal delta: the configuration's delta_apriori is " +
+           canonical_number(b.delta);
+  return family_status;
+}
+
+AlgorithmInfo complete_entry(AlgorithmInfo a) {
+  if (!a.private_algorithm) {
+    bool has_strict = false;
+    for (const auto& p : a.params) has_strict = has_strict || p.name == "strict";
+    if (!has_strict) {
+      a.params.push_back(strict_param());
+      a.params.push_back(quirks_param(a.quirks));
+    }
+  }
+  if (!a.privacy_bound) {
+    const bool priv = a.private_algorithm;
+    a.privacy_bound = [priv](const Params& p, TaskKind) {
+      const double e = priv ? p.get_double("epsilon") : 0.0;
+      return PrivacyBound{e, e, 0.0};
+    };
+  }
+  if (a.private_algorithm) {
+    std::vector<std::string> neutral;
+    for (const QuirkSpec& q : a.quirks)
+      if (q.privacy_neutral) neutral.push_back(q.name);
+    a.privacy_status = [status = a.privacy_status, bound = a.privacy_bound, neutral](const Params& p, TaskKind t) {
+      return apply_label_rules(status(p, t), p, bound(p, t), neutral);
+    };
+  }
+  return a;
+}
+
+}  // namespace dpf

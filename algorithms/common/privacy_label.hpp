@@ -1,0 +1,27 @@
+// The registry's privacy-label rules (README "Privacy labels"), applied to every private entry on top
+// of the family's own status. A family says what its mechanism is ("epsilon-DP", "(epsilon, delta)-DP",
+// or "published, not ...: <reasons>"); these rules withhold a DP label when the resolved configuration
+// breaks the guarantee in a way no family should have to re-check:
+//   1. a reference quirk that is not privacy_neutral reproduces the authors' code inside the
+//      mechanism, so the strict repair no longer holds;
+//   2. the a-priori epsilon (PrivacyBound::epsilon) exceeds the nominal `epsilon`;
+//   3. the a-priori delta exceeds the nominal `delta` (0 when the algorithm has no delta).
+// Rules 1-3 are tried in that order and the first that applies rewrites the label.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "algorithms/common/algorithm_info.hpp"
+
+namespace dpf {
+
+std::string apply_label_rules(const std::string& family_status, const Params& params, const PrivacyBound& bound,
+                              const std::vector<std::string>& neutral_quirks);
+
+// Completes a family's entry the same way for every algorithm: non-private entries accept the common
+// `strict` and `reference_quirks` keys (so one config sets them uniformly), an unset privacy_bound
+// becomes {epsilon, epsilon, 0} (private) or {0, 0, 0}, and a private entry's privacy_status is
+// wrapped in apply_label_rules.
+AlgorithmInfo complete_entry(AlgorithmInfo a);
+
+}  // namespace dpf
