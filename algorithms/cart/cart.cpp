@@ -5,6 +5,8 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -136,58 +138,55 @@ class CartLearner : public Learner {
   CartParams p_;
 };
 
-std::vector<ParamSpec> cart_schema(bool bootstrap_default) {
-  return {
-      {"n_trees", ParamType::kInt, "100", 1, 100000, false, {}, "number of trees"},
-      {"max_depth", ParamType::kInt, "0", 0, 64, false, {}, "maximum depth (0: unlimited)"},
-      {"max_features", ParamType::kInt, "0", 0, 1e9, false, {}, "K candidate features per split (0: sqrt(D) clf, D reg)"},
-      {"min_samples_leaf", ParamType::kInt, "1", 1, 1e9, false, {}, "minimum rows per leaf"},
-      {"min_samples_split", ParamType::kInt, "2", 2, 1e9, false, {}, "minimum rows to split a node"},
-      {"bootstrap", ParamType::kBool, bootstrap_default ? "true" : "false", 0, 1, false, {}, "bootstrap rows per tree"},
-      {"categorical_reuse", ParamType::kBool, "true", 0, 1, false, {},
-       "true: a categorical feature split by a code threshold stays usable below while >= 2 of its codes remain "
-       "(sklearn on integer codes, what every paper's RF/ERT ran); false: one threshold split per categorical "
-       "feature and path (this harness's rule before 2026-11-22: it capped Car/Nursery/Traffic trees)"},
-  };
+ParamSet<CartParams> cart_set(bool bootstrap_default) {
+  using P = CartParams;
+  return ParamSet<P>()
+      .add(&P::n_trees, param::n_trees(100))
+      .add(&P::max_depth, param::max_depth(0, "maximum depth (0: unlimited)", 0, 64))
+      .add(&P::max_features, param::max_features("K candidate features per split (0: sqrt(D) clf, D reg)"))
+      .add(&P::min_samples_leaf, {.name = "min_samples_leaf", .default_value = "1", .min = 1, .max = 1e9,
+                                  .doc = "minimum rows per leaf"})
+      .add(&P::min_samples_split, {.name = "min_samples_split", .default_value = "2", .min = 2, .max = 1e9,
+                                   .doc = "minimum rows to split a node"})
+      .add(&P::bootstrap, {.name = "bootstrap", .default_value = bootstrap_default ? "true" : "false",
+                           .doc = "bootstrap rows per tree"})
+      .add(&P::categorical_reuse,
+           {.name = "categorical_reuse", .default_value = "true",
+            .doc = "true: a categorical feature split by a code threshold stays usable below while >= 2 of its codes "
+                   "remain (sklearn on integer codes, what every paper's RF/ERT ran); false: one threshold split per "
+                   "categorical feature and path (this harness's rule before 2026-11-22: it capped Car/Nursery/Traffic "
+                   "trees)"});
 }
 
-CartParams cart_params(const std::string& name, const Params& p, bool random_thresholds) {
-  CartParams c;
-  c.name = name;
-  c.n_trees = p.get_int("n_trees");
-  c.max_depth = p.get_int("max_depth");
-  c.max_features = p.get_int("max_features");
-  c.min_samples_leaf = p.get_int("min_samples_leaf");
-  c.min_samples_split = p.get_int("min_samples_split");
-  c.bootstrap = p.get_bool("bootstrap");
-  c.categorical_reuse = p.get_bool("categorical_reuse");
-  c.random_thresholds = random_thresholds;
-  return c;
+const ParamSet<CartParams>& rf_params() {
+  static const ParamSet<CartParams> set = cart_set(true);
+  return set;
 }
+
+const ParamSet<CartParams>& ert_params() {
+  static const ParamSet<CartParams> set = cart_set(false);
+  return set;
+}
+
 
 }  // namespace
 
 std::vector<AlgorithmInfo> cart_algorithms() {
   auto non_private = [](const Params&, TaskKind) { return std::string("non-private"); };
-  AlgorithmInfo rf;
-  rf.name = "rf";
-  rf.summary = "Breiman random forest: bootstrap, CART splits over K random features (sklearn semantics)";
-  rf.papers = "dipreme, dipreme-v1, smooth-rdf, matrix-rf, multinomial-rf";
-  rf.tasks = {TaskKind::kClassification, TaskKind::kRegression};
-  rf.params = cart_schema(true);
-  rf.private_algorithm = false;
-  rf.privacy_status = non_private;
-  rf.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    return std::make_unique<CartLearner>(cart_params("rf", p, false));
-  };
+  AlgorithmInfo rf{.name = "rf",
+                   .summary = "Breiman random forest: bootstrap, CART splits over K random features (sklearn semantics)",
+                   .papers = "dipreme, dipreme-v1, smooth-rdf, matrix-rf, multinomial-rf",
+                   .tasks = {TaskKind::kClassification, TaskKind::kRegression},
+                   .params = rf_params().specs({}),
+                   .private_algorithm = false,
+                   .privacy_status = non_private,
+                   .make = learner_factory<CartLearner>(rf_params(), CartParams{.name = "rf"})};
   AlgorithmInfo ert = rf;
   ert.name = "ert";
   ert.summary = "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K";
   ert.papers = "dipreme, dipreme-v1";
-  ert.params = cart_schema(false);
-  ert.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    return std::make_unique<CartLearner>(cart_params("ert", p, true));
-  };
+  ert.params = ert_params().specs({});
+  ert.make = learner_factory<CartLearner>(ert_params(), CartParams{.name = "ert", .random_thresholds = true});
   return {rf, ert};
 }
 

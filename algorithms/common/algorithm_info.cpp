@@ -11,13 +11,13 @@ bool AlgorithmInfo::supports(TaskKind t) const {
 }
 
 ParamSpec strict_param() {
-  return {"strict", ParamType::kBool, "false", 0, 1, false, {},
-          "use the repaired, genuinely epsilon-DP variant where the published mechanism is not DP"};
+  return {.name = "strict", .type = ParamType::kBool, .default_value = "false",
+          .doc = "use the repaired, genuinely epsilon-DP variant where the published mechanism is not DP"};
 }
 
 ParamSpec quirks_param(const std::vector<QuirkSpec>& quirks) {
-  ParamSpec p{"reference_quirks", ParamType::kStringList, "", 0, 0, false, {},
-              "documented deviations of the authors' code to reproduce (none by default)"};
+  ParamSpec p{.name = "reference_quirks", .type = ParamType::kStringList,
+              .doc = "documented deviations of the authors' code to reproduce (none by default)"};
   for (const auto& q : quirks) p.choices.push_back(q.name);
   if (p.choices.empty()) p.choices.push_back("none-defined");
   return p;

@@ -31,10 +31,10 @@ inline int occupancy_depth(double n_train, int occupancy, double base, int chunk
 }
 
 inline ParamSpec occupancy_param(const char* rule) {
-  return {"occupancy", ParamType::kInt, "0", 0, 1e9, false, {},
-          std::string("expected leaf occupancy: > 0 sets the depth to ") + rule +
-              " from the training rows (dipreme.md §6.1); 0 uses max_depth. Published variants read the exact n "
-              "(not epsilon-DP under add/remove); strict variants read a noisy n paid with 5 % of epsilon"};
+  return {.name = "occupancy", .type = ParamType::kInt, .default_value = "0", .min = 0, .max = 1e9,
+          .doc = std::string("expected leaf occupancy: > 0 sets the depth to ") + rule +
+                 " from the training rows (dipreme.md §6.1); 0 uses max_depth. Published variants read the exact n "
+                 "(not epsilon-DP under add/remove); strict variants read a noisy n paid with 5 % of epsilon"};
 }
 
 // The share of epsilon a strict variant spends on the noisy n when a depth rule needs n. A constant, not

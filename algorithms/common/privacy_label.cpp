@@ -28,12 +28,11 @@ std::string apply_label_rules(const std::string& family_status, const Params& p,
 
 AlgorithmInfo complete_entry(AlgorithmInfo a) {
   if (!a.private_algorithm) {
-    bool has_strict = false;
-    for (const auto& p : a.params) has_strict = has_strict || p.name == "strict";
-    if (!has_strict) {
-      a.params.push_back(strict_param());
-      a.params.push_back(quirks_param(a.quirks));
-    }
+    auto named = [&](const char* name) {
+      return std::find_if(a.params.begin(), a.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    };
+    if (named("reference_quirks") == a.params.end()) a.params.push_back(quirks_param(a.quirks));
+    if (named("strict") == a.params.end()) a.params.insert(named("reference_quirks"), strict_param());
   }
   if (!a.privacy_bound) {
     const bool priv = a.private_algorithm;

@@ -19,7 +19,8 @@ std::string apply_label_rules(const std::string& family_status, const Params& pa
                               const std::vector<std::string>& neutral_quirks);
 
 // Completes a family's entry the same way for every algorithm: non-private entries accept the common
-// `strict` and `reference_quirks` keys (so one config sets them uniformly), an unset privacy_bound
+// `strict` and `reference_quirks` keys (so one config sets them uniformly; strict goes just before
+// reference_quirks), an unset privacy_bound
 // becomes {epsilon, epsilon, 0} (private) or {0, 0, 0}, and a private entry's privacy_status is
 // wrapped in apply_label_rules.
 AlgorithmInfo complete_entry(AlgorithmInfo a);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
 
@@ -50,9 +52,20 @@ struct CompTree {
 };
 
 struct CompParams {
+  std::string name;         // registry name, for messages
   int n_trees = 100, n0 = 5;
   bool supervised = false;  // CompRF-I
 };
+
+const ParamSet<CompParams>& comp_params() {
+  using P = CompParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::n_trees, param::n_trees(100, "trees per binary forest"))
+          .add(&P::n0, {.name = "n0", .default_value = "5", .min = 1, .max = 1e9,
+                        .doc = "a node with <= n0 points is a leaf (MRF's minimum leaf size 5)"});
+  return set;
+}
 
 // The data set's rows laid out row-major (one contiguous feature vector per row): every distance and
 // the collapse sums read whole rows, which the columnar Dataset scatters over D columns.
@@ -287,7 +300,7 @@ class CompRfModel : public Model {
 
 class CompRfLearner : public Learner {
  public:
-  CompRfLearner(std::string name, CompParams p) : name_(std::move(name)), p_(p) {}
+  explicit CompRfLearner(CompParams p) : name_(p.name), p_(std::move(p)) {}
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     require(data.task() == TaskKind::kClassification, name_, ": classification only");
     const int C = static_cast<int>(data.n_classes());
@@ -321,27 +334,19 @@ class CompRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> comprf_algorithms() {
-  AlgorithmInfo c;
-  c.name = "comprf-c";
-  c.summary = "Comparison-based RF with unsupervised pivots (Haghiri et al. 2018; multinomial-rf.md §2.4), "
-              "one-vs-one for multiclass";
-  c.papers = "multinomial-rf";
-  c.tasks = {TaskKind::kClassification};
-  c.private_algorithm = false;
-  c.params = {
-      {"n_trees", ParamType::kInt, "100", 1, 100000, false, {}, "trees per binary forest"},
-      {"n0", ParamType::kInt, "5", 1, 1e9, false, {}, "a node with <= n0 points is a leaf (MRF's minimum leaf size 5)"},
-  };
-  c.privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); };
-  c.make = [](const Params& q, const Schema&) -> std::unique_ptr<Learner> {
-    return std::make_unique<CompRfLearner>("comprf-c", CompParams{q.get_int("n_trees"), q.get_int("n0"), false});
-  };
+  AlgorithmInfo c{.name = "comprf-c",
+                  .summary = "Comparison-based RF with unsupervised pivots (Haghiri et al. 2018; multinomial-rf.md §2.4), "
+                             "one-vs-one for multiclass",
+                  .papers = "multinomial-rf",
+                  .tasks = {TaskKind::kClassification},
+                  .params = comp_params().specs({}),
+                  .private_algorithm = false,
+                  .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
+                  .make = learner_factory<CompRfLearner>(comp_params(), CompParams{.name = "comprf-c"})};
   AlgorithmInfo i = c;
   i.name = "comprf-i";
   i.summary = "Comparison-based RF with supervised pivots of different labels (Haghiri et al. 2018), one-vs-one";
-  i.make = [](const Params& q, const Schema&) -> std::unique_ptr<Learner> {
-    return std::make_unique<CompRfLearner>("comprf-i", CompParams{q.get_int("n_trees"), q.get_int("n0"), true});
-  };
+  i.make = learner_factory<CompRfLearner>(comp_params(), CompParams{.name = "comprf-i", .supervised = true});
   return {c, i};
 }
 

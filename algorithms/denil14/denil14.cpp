@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "algorithms/common/honest_tree.hpp"
-#include "core/tree/split_search.hpp"
-#include "core/util/error.hpp"
+#include "algorithms/common/honest_gini.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 
 namespace dpf {
 
@@ -18,25 +18,36 @@ struct DenilParams {
   Vote vote = Vote::kHard;
 };
 
-class DenilPolicy : public HonestPolicy {
+const ParamSet<DenilParams>& denil_params() {
+  using P = DenilParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
+          .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per child (§2: 5)"))
+          .add(&P::lambda, {.name = "lambda", .default_value = "0", .min = 0, .max = 1e9,
+                            .doc = "Poisson mean of extra candidate features (0: sqrt(D))"})
+          .add(&P::m_s, {.name = "m_s", .default_value = "0", .min = 0, .max = 1e9,
+                         .doc = "structure points drawn to fix the search range (0: no range)"})
+          .add(&P::partition_rate, param::partition_rate())
+          .add(&P::vote, param::vote("hard", {}, "forest vote (rftk: soft)"), {{"hard", Vote::kHard}, {"soft", Vote::kSoft}});
+  return set;
+}
+
+class DenilPolicy : public HonestGiniPolicy {
  public:
-  DenilPolicy(const DenilParams& p, int n_features, int n_classes)
-      : p_(p), n_features_(n_features), n_classes_(n_classes), search_(n_classes) {
+  DenilPolicy(const DenilParams& p, int n_features, int n_classes) : HonestGiniPolicy(n_features, n_classes), p_(p) {
     lambda_ = p.lambda > 0 ? p.lambda : std::sqrt(static_cast<double>(n_features));
-    order_.resize(static_cast<std::size_t>(n_features));
   }
 
   std::optional<SplitChoice> choose(const HonestView& node, Rng& rng, PrivacyLedger&) override {
     // m_f = min(D, 1 + Poisson(λ)) features, uniformly without replacement (§2.2).
-    const int mf = std::min(n_features_, 1 + sample_poisson(rng, lambda_));
-    for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
+    const int mf = std::min(n_features(), 1 + sample_poisson(rng, lambda_));
+    reset_order();
     const auto k = static_cast<uint32_t>(p_.min_leaf);
     double best_gain = 0;
     SplitChoice best;
     for (int i = 0; i < mf; ++i) {
-      const auto ui = static_cast<std::size_t>(i);
-      std::swap(order_[ui], order_[ui + rng.below(order_.size() - ui)]);
-      const int f = order_[ui];
+      const int f = shuffle_next(static_cast<std::size_t>(i), rng);
       std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
       if (candidates(node, f) < 2) continue;
       // Search range from m_s random structure points of the node (m_s = 0: no restriction).
@@ -51,7 +62,7 @@ class DenilPolicy : public HonestPolicy {
         }
       }
       const SplitGain* g = nullptr;
-      for (const SplitGain& c : gains_)
+      for (const SplitGain& c : gains())
         if (c.threshold > lo && c.threshold <= hi && (!g || c.gain > g->gain)) g = &c;
       if (!g || !(g->gain > 0)) continue;
       // Valid only if each estimation child keeps >= k points (rftk: per-feature best, then validity).
@@ -69,30 +80,9 @@ class DenilPolicy : public HonestPolicy {
     return best;
   }
 
-  void leaf(const HonestView& node, LeafReason, Rng&, PrivacyLedger&, PrivacyLedger::ScopeId,
-            std::span<double> out) override {
-    estimation_histogram(node, n_classes_, out);
-  }
-
-  // Every threshold of feature f on the node's structure points, into gains_ (shared search of
-  // core/tree: categorical codes by histogram, numeric values by the presorted radix sweep).
-  std::size_t candidates(const HonestView& node, int f) {
-    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
-    const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
-    if (feat.kind == FeatureKind::kCategorical) return search_.codes(col, node.labels, node.s, feat.n_categories(), gains_);
-    index_.sort_rows(node.data, node.s, f, sorted_);
-    return search_.numeric_sorted(col, node.labels, sorted_, gains_);
-  }
-
  private:
   DenilParams p_;
-  int n_features_, n_classes_;
   double lambda_;
-  GiniSplitSearch search_;
-  RankIndex index_;
-  std::vector<uint32_t> sorted_;
-  std::vector<SplitGain> gains_;
-  std::vector<int> order_;
 };
 
 class DenilLearner : public Learner {
@@ -114,33 +104,15 @@ class DenilLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> denil14_algorithms() {
-  AlgorithmInfo a;
-  a.name = "denil14";
-  a.summary = "Denil et al. 2014 consistent forest: S/E partition, 1 + Poisson(λ) candidate features, best Gini "
-              "split valid on estimation points (rftk + paper, multinomial-rf.md §2.2)";
-  a.papers = "multinomial-rf";
-  a.tasks = {TaskKind::kClassification};
-  a.private_algorithm = false;
-  a.params = {
-      {"n_trees", ParamType::kInt, "100", 1, 100000, false, {}, "number of trees (§2: 100)"},
-      {"min_leaf", ParamType::kInt, "5", 1, 1e9, false, {}, "k, minimum estimation points per child (§2: 5)"},
-      {"lambda", ParamType::kDouble, "0", 0, 1e9, false, {}, "Poisson mean of extra candidate features (0: sqrt(D))"},
-      {"m_s", ParamType::kInt, "0", 0, 1e9, false, {}, "structure points drawn to fix the search range (0: no range)"},
-      {"partition_rate", ParamType::kDouble, "1", 0, 1e9, true, {}, "r = |S|/|E|"},
-      {"vote", ParamType::kString, "hard", 0, 0, false, {"hard", "soft"}, "forest vote (rftk: soft)"},
-  };
-  a.privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); };
-  a.make = [](const Params& q, const Schema&) -> std::unique_ptr<Learner> {
-    DenilParams p;
-    p.n_trees = q.get_int("n_trees");
-    p.min_leaf = q.get_int("min_leaf");
-    p.lambda = q.get_double("lambda");
-    p.m_s = q.get_int("m_s");
-    p.partition_rate = q.get_double("partition_rate");
-    p.vote = parse_vote(q.get_string("vote"));
-    return std::make_unique<DenilLearner>(p);
-  };
-  return {a};
+  return {{.name = "denil14",
+           .summary = "Denil et al. 2014 consistent forest: S/E partition, 1 + Poisson(λ) candidate features, best Gini "
+                      "split valid on estimation points (rftk + paper, multinomial-rf.md §2.2)",
+           .papers = "multinomial-rf",
+           .tasks = {TaskKind::kClassification},
+           .params = denil_params().specs({}),
+           .private_algorithm = false,
+           .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
+           .make = learner_factory<DenilLearner>(denil_params())}};
 }
 
 }  // namespace dpf

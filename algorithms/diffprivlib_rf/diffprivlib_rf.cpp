@@ -5,6 +5,8 @@
 #include <limits>
 
 #include "algorithms/common/forest_fit.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
@@ -88,10 +90,32 @@ void build(Tree& tree, int32_t node, int depth, int max_depth, std::vector<doubl
   lo[f] = old_lo;
 }
 
+struct DiffprivlibRfParams {
+  double epsilon = 1;
+  int n_trees = 10, max_depth = 5;
+  bool shuffle = false, strict = false;
+};
+
+const ParamSet<DiffprivlibRfParams>& diffprivlib_rf_params() {
+  using P = DiffprivlibRfParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total privacy budget ε (diffprivlib default 1.0)"))
+          .add(&P::n_trees, param::n_trees(10, "number of trees (diffprivlib n_estimators, default 10)"))
+          .add(&P::max_depth, param::max_depth(5, "depth of every (complete) tree (diffprivlib default 5: 32 leaves)", 1, 20))
+          .add(&P::shuffle, {.name = "shuffle", .default_value = "false",
+                             .doc = "diffprivlib shuffle: blocks of a random permutation instead of by row position "
+                                    "(published variant only)"})
+          .add(&P::strict, param::strict());
+  return set;
+}
+
 class DiffprivlibRfLearner : public Learner {
  public:
-  DiffprivlibRfLearner(double epsilon, int n_trees, int max_depth, bool shuffle, bool strict)
-      : epsilon_(epsilon), n_trees_(n_trees), max_depth_(max_depth), shuffle_(shuffle), strict_(strict) {}
+  explicit DiffprivlibRfLearner(const DiffprivlibRfParams& p)
+      : epsilon_(p.epsilon), n_trees_(p.n_trees), max_depth_(p.max_depth), shuffle_(p.shuffle), strict_(p.strict) {
+    check_epsilon_param("diffprivlib-rf", epsilon_);
+  }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     require(data.task() == TaskKind::kClassification, "diffprivlib-rf: classification only");
@@ -211,28 +235,14 @@ std::vector<AlgorithmInfo> diffprivlib_rf_algorithms() {
       "empty leaves uniform (as permute-and-flip on zero counts), float64 instead of float32 X";
   a.papers = "none yet (issue 16: a baseline of PrivaTree, privatree.md §7)";
   a.tasks = {TaskKind::kClassification};
-  a.params = {
-      {"epsilon", ParamType::kDouble, "1", 0, 1e9, true, {}, "total privacy budget ε (diffprivlib default 1.0)"},
-      {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "number of trees (diffprivlib n_estimators, default 10)"},
-      {"max_depth", ParamType::kInt, "5", 1, 20, false, {},
-       "depth of every (complete) tree (diffprivlib default 5: 32 leaves)"},
-      {"shuffle", ParamType::kBool, "false", 0, 1, false, {},
-       "diffprivlib shuffle: blocks of a random permutation instead of by row position (published variant only)"},
-      strict_param(),
-      quirks_param(a.quirks),
-  };
+  a.params = diffprivlib_rf_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict") || p.get_int("n_trees") == 1) return "epsilon-DP";
     return "published, not epsilon-DP: rows go to trees in contiguous blocks floor(i / (n / n_trees)) of the row "
            "order (or of a random permutation with shuffle), so one added row moves block boundaries and other rows "
            "between trees; parallel composition over trees does not hold (diffprivlib-rf.md §3)";
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    check_epsilon_param("diffprivlib-rf", p.get_double("epsilon"));
-    return std::make_unique<DiffprivlibRfLearner>(p.get_double("epsilon"), p.get_int("n_trees"),
-                                                  p.get_int("max_depth"), p.get_bool("shuffle"),
-                                                  p.get_bool("strict"));
-  };
+  a.make = learner_factory<DiffprivlibRfLearner>(diffprivlib_rf_params());
   return {a};
 }
 

@@ -6,6 +6,8 @@
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
 #include "algorithms/common/occupancy.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "algorithms/dipreme/split.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
@@ -152,92 +154,95 @@ PrivacyBound family_bound(Family f, const Params& p) {
   return b;
 }
 
-AlgorithmInfo family_entry(Family f) {
-  AlgorithmInfo a;
-  const char* names[] = {"dipreme", "dipreme-exp", "dipreme-flip", "median-forest"};
-  a.name = names[static_cast<int>(f)];
+// The parameters of one variant (dipreme.md §2, §6.1). Published numbers need the quirks; the
+// regression ε-sweep quirk doubles the forest's budget (§6.4 item 2: the notebook passed 2ε to every
+// DiPriMe variant while the row keeps the nominal ε).
+ParamSet<DiPrimeParams> variant_params(Family f) {
+  using P = DiPrimeParams;
+  const bool private_variant = f != Family::kMedian;
+  ParamSet<P> set;
+  if (private_variant) set.add(&P::epsilon, param::epsilon());
+  set.add(&P::n_trees, param::n_trees(10, "N_T trees"))
+      .add(&P::max_depth, param::max_depth(5, "d_max (splits at depths 0..d_max-1)"))
+      .add(&P::occupancy, occupancy_param("floor(log2(n_train / (occupancy N_T))) when partitioned, else "
+                                          "floor(log2(n_train / occupancy))"));
+  if (f != Family::kDiPriMe)
+    set.add(&P::k, {.name = "k", .default_value = "5", .min = 1, .max = 1e6, .doc = "K candidate attributes per node"});
+  if (private_variant)
+    set.add(&P::rho, {.name = "rho", .default_value = "0.5", .min = 0, .max = 1, .min_exclusive = true,
+                      .doc = "ρ: split share of the budget"});
+  set.add(&P::partition, {.name = "partition", .default_value = f == Family::kMedian ? "false" : "true",
+                          .doc = "disjoint rows per tree (ε each) instead of all rows (ε/N_T each)"})
+      .add(&P::hard_vote,
+           {.name = "clf_vote", .default_value = "soft",
+            .doc = "soft: mean class-1 fraction >= 0.5 (the code); hard: majority of tree labels"},
+           {{"soft", false}, {"hard", true}});
+  if (private_variant)
+    set.add(&P::leaf_scale_2b,
+            {.name = "leaf_scale", .default_value = "range",
+             .doc = "regression leaf noise (B_U-B_L)/(Nε) (code, [v1]) or 2B/(Nε) ([ICML] text)"},
+            {{"range", false}, {"2B", true}});
+  if (f == Family::kDiPriMe || f == Family::kExp)
+    set.add(&P::numeric,
+            {.name = "median_base", .default_value = "lebesgue",
+             .doc = "numeric median: EM over data intervals with Lebesgue base ([ICML] §3, §2.5a) or EM over positions "
+                    "then uniform within the interval ([v1] Alg. 1, §2.5b; not DP, P7; strict uses the Lebesgue EM)"},
+            {{"lebesgue", NumericMedian::kExponential}, {"uniform_positions", NumericMedian::kUniformPositions}});
+  if (f == Family::kFlip)
+    set.add(&P::numeric,
+            {.name = "flip_numeric", .default_value = "code",
+             .doc = "numeric PFM median: over data intervals as coded, or over a public 256-point grid"},
+            {{"code", NumericMedian::kFlipCode}, {"grid", NumericMedian::kFlipGrid}});
+  return set.add(&P::strict, param::strict())
+      .quirk(&P::split_budget_as_coded, "split_budget_as_coded")
+      .quirk(&P::cat_score_bug, "cat_score_bug")
+      .then([](P& d, const Params& v) {
+        if (v.list_contains("reference_quirks", "double_epsilon_sweep")) d.epsilon *= 2;
+      });
+}
+
+// What each variant fixes before its parameters are read.
+DiPrimeParams variant_base(Family f, const std::string& name) {
+  DiPrimeParams d;
+  d.name = name;
   switch (f) {
-    case Family::kDiPriMe:
-      a.summary = "DiPriMe: one random attribute per node, EM private median (Lebesgue base), noisy leaves";
-      break;
-    case Family::kExp:
-      a.summary = "DiPriMeExp: K private medians, attribute chosen by the exponential mechanism on -MSE";
-      break;
+    case Family::kDiPriMe: d.select = AttributeSelect::kUniform; break;
+    case Family::kExp: d.select = AttributeSelect::kExponential; break;
     case Family::kFlip:
-      a.summary = "DiPriMeFlip: K private medians by permute-and-flip, attribute chosen by permute-and-flip";
+      d.select = AttributeSelect::kPermuteAndFlip;
+      d.categorical = CategoricalMedian::kPermuteAndFlip;
       break;
     case Family::kMedian:
-      a.summary = "Non-private median forest: exact medians, attribute by least within-child variance";
+      d.select = AttributeSelect::kArgmin;
+      d.numeric = NumericMedian::kExact;
+      d.categorical = CategoricalMedian::kExact;
+      d.rho = 0.5;
       break;
   }
-  a.papers = "dipreme, dipreme-v1";
-  a.tasks = {TaskKind::kClassification, TaskKind::kRegression};
-  a.quirks = family_quirks(f);
-  a.private_algorithm = f != Family::kMedian;
-  if (a.private_algorithm) a.params.push_back({"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"});
-  a.params.push_back({"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T trees"});
-  a.params.push_back({"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "d_max (splits at depths 0..d_max-1)"});
-  a.params.push_back(occupancy_param("floor(log2(n_train / (occupancy N_T))) when partitioned, else floor(log2(n_train / occupancy))"));
-  if (f != Family::kDiPriMe)
-    a.params.push_back({"k", ParamType::kInt, "5", 1, 1e6, false, {}, "K candidate attributes per node"});
-  if (a.private_algorithm)
-    a.params.push_back({"rho", ParamType::kDouble, "0.5", 0, 1, true, {}, "ρ: split share of the budget"});
-  a.params.push_back({"partition", ParamType::kBool, f == Family::kMedian ? "false" : "true", 0, 1, false, {},
-                      "disjoint rows per tree (ε each) instead of all rows (ε/N_T each)"});
-  a.params.push_back({"clf_vote", ParamType::kString, "soft", 0, 0, false, {"soft", "hard"},
-                      "soft: mean class-1 fraction >= 0.5 (the code); hard: majority of tree labels"});
-  if (a.private_algorithm)
-    a.params.push_back({"leaf_scale", ParamType::kString, "range", 0, 0, false, {"range", "2B"},
-                        "regression leaf noise (B_U-B_L)/(Nε) (code, [v1]) or 2B/(Nε) ([ICML] text)"});
-  if (f == Family::kDiPriMe || f == Family::kExp)
-    a.params.push_back({"median_base", ParamType::kString, "lebesgue", 0, 0, false, {"lebesgue", "uniform_positions"},
-                        "numeric median: EM over data intervals with Lebesgue base ([ICML] §3, §2.5a) or EM over "
-                        "positions then uniform within the interval ([v1] Alg. 1, §2.5b; not DP, P7; strict uses the Lebesgue EM)"});
-  if (f == Family::kFlip)
-    a.params.push_back({"flip_numeric", ParamType::kString, "code", 0, 0, false, {"code", "grid"},
-                        "numeric PFM median: over data intervals as coded, or over a public 256-point grid"});
-  a.params.push_back(strict_param());
-  a.params.push_back(quirks_param(a.quirks));
-  a.privacy_status = [f](const Params& p, TaskKind t) { return family_status(f, p, t); };
+  return d;
+}
+
+AlgorithmInfo family_entry(Family f) {
+  static const ParamSet<DiPrimeParams> sets[] = {variant_params(Family::kDiPriMe), variant_params(Family::kExp),
+                                                 variant_params(Family::kFlip), variant_params(Family::kMedian)};
+  const ParamSet<DiPrimeParams>& set = sets[static_cast<int>(f)];
+  const char* names[] = {"dipreme", "dipreme-exp", "dipreme-flip", "median-forest"};
+  const char* summaries[] = {
+      "DiPriMe: one random attribute per node, EM private median (Lebesgue base), noisy leaves",
+      "DiPriMeExp: K private medians, attribute chosen by the exponential mechanism on -MSE",
+      "DiPriMeFlip: K private medians by permute-and-flip, attribute chosen by permute-and-flip",
+      "Non-private median forest: exact medians, attribute by least within-child variance"};
+  AlgorithmInfo a{.name = names[static_cast<int>(f)],
+                  .summary = summaries[static_cast<int>(f)],
+                  .papers = "dipreme, dipreme-v1",
+                  .tasks = {TaskKind::kClassification, TaskKind::kRegression},
+                  .quirks = family_quirks(f),
+                  .private_algorithm = f != Family::kMedian,
+                  .privacy_status = [f](const Params& p, TaskKind t) { return family_status(f, p, t); }};
+  a.params = set.specs(a.quirks);
   if (a.private_algorithm) a.privacy_bound = [f](const Params& p, TaskKind) { return family_bound(f, p); };
-  a.make = [f, name = a.name](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    DiPrimeParams d;
-    d.name = name;
-    d.epsilon = f == Family::kMedian ? DiPrimeParams::kInf : p.get_double("epsilon");
-    d.n_trees = p.get_int("n_trees");
-    d.max_depth = p.get_int("max_depth");
-    d.occupancy = p.get_int("occupancy");
-    d.k = f == Family::kDiPriMe ? 1 : p.get_int("k");
-    d.rho = f == Family::kMedian ? 0.5 : p.get_double("rho");
-    d.partition = p.get_bool("partition");
-    d.hard_vote = p.get_string("clf_vote") == "hard";
-    d.strict = p.get_bool("strict");
-    d.split_budget_as_coded = p.list_contains("reference_quirks", "split_budget_as_coded");
-    d.cat_score_bug = p.list_contains("reference_quirks", "cat_score_bug");
-    // §6.4 item 2: the regression ε-sweep notebook cells passed 2ε to every DiPriMe variant.
-    if (p.list_contains("reference_quirks", "double_epsilon_sweep")) d.epsilon *= 2;
-    if (p.has("leaf_scale")) d.leaf_scale_2b = p.get_string("leaf_scale") == "2B";
-    switch (f) {
-      case Family::kDiPriMe:
-        d.select = AttributeSelect::kUniform;
-        if (p.get_string("median_base") == "uniform_positions") d.numeric = NumericMedian::kUniformPositions;
-        break;
-      case Family::kExp:
-        d.select = AttributeSelect::kExponential;
-        if (p.get_string("median_base") == "uniform_positions") d.numeric = NumericMedian::kUniformPositions;
-        break;
-      case Family::kFlip:
-        d.select = AttributeSelect::kPermuteAndFlip;
-        d.numeric = p.get_string("flip_numeric") == "grid" ? NumericMedian::kFlipGrid : NumericMedian::kFlipCode;
-        d.categorical = CategoricalMedian::kPermuteAndFlip;
-        break;
-      case Family::kMedian:
-        d.select = AttributeSelect::kArgmin;
-        d.numeric = NumericMedian::kExact;
-        d.categorical = CategoricalMedian::kExact;
-        break;
-    }
-    return make_dipreme_learner(std::move(d));
+  a.make = [&set, base = variant_base(f, a.name)](const Params& p, const Schema&) {
+    return make_dipreme_learner(set.from(p, base));
   };
   return a;
 }

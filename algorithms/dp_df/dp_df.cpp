@@ -6,6 +6,8 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/occupancy.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "algorithms/dp_df/prune.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
@@ -24,6 +26,31 @@ struct DpDfParams {
   bool half_epsilon = false;
   bool prune = false;      // §3.5 optional pruning (post-processing of the released noisy counts)
 };
+
+const ParamSet<DpDfParams>& dp_df_params() {
+  using P = DpDfParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon())
+          .add(&P::n_trees, param::n_trees(10, "N_T"))
+          .add(&P::max_height, {.name = "max_height", .default_value = "3", .min = 1, .max = 40,
+                                .doc = "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths 0..h-2)"})
+          .add(&P::occupancy, occupancy_param("h = d_mult = floor(log5(n_train / occupancy))"))
+          .add(&P::prune,
+               {.name = "prune", .default_value = "false",
+                .doc = "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] "
+                       "Fig. 3, off for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are "
+                       "all leaves becomes a leaf when the children's noisy Gini, weighted by their noisy sizes over the "
+                       "parent's noisy size, is >= its own noisy Gini; after a collapse the parent is tested the same "
+                       "way, upwards (depth-1 nodes only through this step, never the root). The spec leaves open the "
+                       "weights, the upward step and empty children: reconstructed from Greedy_DP_Forest's "
+                       "DP_Tree.prune_tree (the upward step does not require the parent's other children to be leaves; "
+                       "a noisy size 0 weighs 0). Post-processing: no budget"})
+          .add(&P::strict, param::strict())
+          .quirk(&P::asrun, "authors_asrun")
+          .quirk(&P::half_epsilon, "half_epsilon");
+  return set;
+}
 
 // Noisy counts of one node and what the policies share about the tree being grown.
 struct DfState {
@@ -205,7 +232,7 @@ class DpDfLeaf : public LeafPolicy {
 
 class DpDfLearner : public Learner {
  public:
-  explicit DpDfLearner(DpDfParams p) : p0_(p) {}
+  explicit DpDfLearner(DpDfParams p) : p0_(p) { check_epsilon_param("dp-df", p.epsilon); }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     DpDfParams p_ = p0_;
@@ -273,23 +300,7 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
        "the notebooks ran DP-DF at ε/2 (the sweeps) and at 1.0 for the nominal 2 (Table 2) (dipreme.md §6.4 item 3)",
        /*privacy_neutral=*/true},
   };
-  a.params = {
-      {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"},
-      {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T"},
-      {"max_height", ParamType::kInt, "3", 1, 40, false, {},
-       "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths 0..h-2)"},
-      occupancy_param("h = d_mult = floor(log5(n_train / occupancy))"),
-      {"prune", ParamType::kBool, "false", 0, 1, false, {},
-       "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] Fig. 3, off "
-       "for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are all leaves becomes a "
-       "leaf when the children's noisy Gini, weighted by their noisy sizes over the parent's noisy size, is >= its "
-       "own noisy Gini; after a collapse the parent is tested the same way, upwards (depth-1 nodes only through "
-       "this step, never the root). The spec leaves open the weights, the upward step and empty children: "
-       "reconstructed from Greedy_DP_Forest's DP_Tree.prune_tree (the upward step does not require the parent's "
-       "other children to be leaves; a noisy size 0 weighs 0). Post-processing: no budget"},
-      strict_param(),
-      quirks_param(a.quirks),
-  };
+  a.params = dp_df_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
     std::string s = "published, not epsilon-DP: the Gini-gain EM uses the local sensitivity at the noisy node size "
@@ -297,19 +308,7 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
     if (p.get_int("occupancy") > 0) s += "; the occupancy depth rule reads the exact n, private under add/remove-one (P11)";
     return s;
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    DpDfParams d;
-    d.epsilon = p.get_double("epsilon");
-    check_epsilon_param("dp-df", d.epsilon);
-    d.n_trees = p.get_int("n_trees");
-    d.max_height = p.get_int("max_height");
-    d.occupancy = p.get_int("occupancy");
-    d.strict = p.get_bool("strict");
-    d.asrun = p.list_contains("reference_quirks", "authors_asrun");
-    d.half_epsilon = p.list_contains("reference_quirks", "half_epsilon");
-    d.prune = p.get_bool("prune");
-    return std::make_unique<DpDfLearner>(d);
-  };
+  a.make = learner_factory<DpDfLearner>(dp_df_params());
   return {a};
 }
 

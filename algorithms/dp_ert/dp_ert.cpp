@@ -6,6 +6,8 @@
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
 #include "algorithms/common/occupancy.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -39,10 +41,29 @@ class RandomSplit : public SplitPolicy {
   }
 };
 
+struct DpErtParams {
+  double epsilon = 1;
+  int n_trees = 10, max_depth = 5, occupancy = 0;
+  bool strict = false;
+};
+
+const ParamSet<DpErtParams>& dp_ert_params() {
+  using P = DpErtParams;
+  static const ParamSet<P> set = ParamSet<P>()
+                                     .add(&P::epsilon, param::epsilon())
+                                     .add(&P::n_trees, param::n_trees(10, "N_T"))
+                                     .add(&P::max_depth, param::max_depth(5, "depth of every tree (d_full in the papers)"))
+                                     .add(&P::occupancy, occupancy_param("d_full = floor(log2(n_train / occupancy))"))
+                                     .add(&P::strict, param::strict());
+  return set;
+}
+
 class DpErtLearner : public Learner {
  public:
-  DpErtLearner(double epsilon, int n_trees, int max_depth, bool strict, int occupancy)
-      : epsilon_(epsilon), n_trees_(n_trees), max_depth_(max_depth), strict_(strict), occupancy_(occupancy) {}
+  explicit DpErtLearner(const DpErtParams& p)
+      : epsilon_(p.epsilon), n_trees_(p.n_trees), max_depth_(p.max_depth), strict_(p.strict), occupancy_(p.occupancy) {
+    check_epsilon_param("dp-ert", epsilon_);
+  }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     const bool clf = data.task() == TaskKind::kClassification;
@@ -93,14 +114,7 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
        "accuracy 1 - L1 (dipreme.md §3.2, §3.6); plots and checks then use l1_error",
        /*privacy_neutral=*/true},
   };
-  a.params = {
-      {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"},
-      {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T"},
-      {"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "depth of every tree (d_full in the papers)"},
-      occupancy_param("d_full = floor(log2(n_train / occupancy))"),
-      strict_param(),
-      quirks_param(a.quirks),
-  };
+  a.params = dp_ert_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
     std::string s = task == TaskKind::kRegression
@@ -111,11 +125,7 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
       s += "; the occupancy depth rule reads the exact training-set size, private under add/remove-one (P11)";
     return s;
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    check_epsilon_param("dp-ert", p.get_double("epsilon"));
-    return std::make_unique<DpErtLearner>(p.get_double("epsilon"), p.get_int("n_trees"), p.get_int("max_depth"),
-                                          p.get_bool("strict"), p.get_int("occupancy"));
-  };
+  a.make = learner_factory<DpErtLearner>(dp_ert_params());
   return {a};
 }
 

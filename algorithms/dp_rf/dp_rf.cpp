@@ -7,6 +7,8 @@
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
 #include "algorithms/common/occupancy.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
@@ -24,6 +26,23 @@ struct DpRfParams {
   bool strict = false;
   bool split_eps_quirk = false;  // dprf_reg_split_eps: the regression split EM spends ε_tree
 };
+
+const ParamSet<DpRfParams>& dp_rf_params() {
+  using P = DpRfParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total privacy budget ε (ε/N_T per tree)"))
+          .add(&P::n_trees, param::n_trees(10, "N_T"))
+          .add(&P::max_depth, param::max_depth(3, "d_max (d_mult = floor(log5(n_train/occ)) in the papers)"))
+          .add(&P::occupancy, occupancy_param("d_mult = floor(log5(n_train / occupancy))"))
+          .add(&P::k, {.name = "k", .default_value = "0", .min = 0, .max = 1e6,
+                       .doc = "candidate attributes per node (0 = all, the Tables)"})
+          .add(&P::subsample, {.name = "subsample", .default_value = "1", .min = 0, .max = 1, .min_exclusive = true,
+                               .doc = "b: one subsample of floor(b n) rows shared by all trees"})
+          .add(&P::strict, param::strict())
+          .quirk(&P::split_eps_quirk, "dprf_reg_split_eps");
+  return set;
+}
 
 // The first min(k, |A|) attributes of a uniformly random permutation of the usable ones.
 std::vector<int> candidates(const NodeView& node, int k, Rng& rng) {
@@ -208,7 +227,7 @@ class DpRfRegLeaf : public LeafPolicy {
 
 class DpRfLearner : public Learner {
  public:
-  explicit DpRfLearner(DpRfParams p) : p0_(p) {}
+  explicit DpRfLearner(DpRfParams p) : p0_(p) { check_epsilon_param("dp-rf", p.epsilon); }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     // Strict: the occupancy rule reads a noisy n paid from the budget (common/occupancy.hpp).
@@ -280,16 +299,7 @@ std::vector<AlgorithmInfo> dp_rf_algorithms() {
        "shows the epsilon actually spent",
        /*privacy_neutral=*/true},
   };
-  a.params = {
-      {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε (ε/N_T per tree)"},
-      {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T"},
-      {"max_depth", ParamType::kInt, "3", 1, 40, false, {}, "d_max (d_mult = floor(log5(n_train/occ)) in the papers)"},
-      occupancy_param("d_mult = floor(log5(n_train / occupancy))"),
-      {"k", ParamType::kInt, "0", 0, 1e6, false, {}, "candidate attributes per node (0 = all, the Tables)"},
-      {"subsample", ParamType::kDouble, "1", 0, 1, true, {}, "b: one subsample of floor(b n) rows shared by all trees"},
-      strict_param(),
-      quirks_param(a.quirks),
-  };
+  a.params = dp_rf_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     const bool exact_n = p.get_int("occupancy") > 0 && !p.get_bool("strict");
     if (task == TaskKind::kClassification || p.get_bool("strict")) {
@@ -330,19 +340,7 @@ std::vector<AlgorithmInfo> dp_rf_algorithms() {
     }
     return b;
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    DpRfParams d;
-    d.epsilon = p.get_double("epsilon");
-    check_epsilon_param("dp-rf", d.epsilon);
-    d.n_trees = p.get_int("n_trees");
-    d.max_depth = p.get_int("max_depth");
-    d.occupancy = p.get_int("occupancy");
-    d.k = p.get_int("k");
-    d.subsample = p.get_double("subsample");
-    d.strict = p.get_bool("strict");
-    d.split_eps_quirk = p.list_contains("reference_quirks", "dprf_reg_split_eps");
-    return std::make_unique<DpRfLearner>(d);
-  };
+  a.make = learner_factory<DpRfLearner>(dp_rf_params());
   return {a};
 }
 

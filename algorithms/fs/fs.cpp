@@ -3,15 +3,31 @@
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/fs_split.hpp"
 #include "algorithms/common/leaves.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/privacy/mechanisms.hpp"
 
 namespace dpf {
 
 namespace {
 
+struct FsParams {
+  double epsilon = 1;
+  int max_depth = 5;
+};
+
+const ParamSet<FsParams>& fs_params() {
+  using P = FsParams;
+  static const ParamSet<P> set = ParamSet<P>()
+                                     .add(&P::epsilon, param::epsilon("total privacy budget"))
+                                     .add(&P::max_depth, param::max_depth(5, "D (Fletcher & Islam §5.2: 5)", 1, 30))
+                                     .declare(param::strict());  // FS is epsilon-DP as published: no repair
+  return set;
+}
+
 class FsLearner : public Learner {
  public:
-  FsLearner(double epsilon, int depth) : epsilon_(epsilon), depth_(depth) {}
+  explicit FsLearner(const FsParams& p) : epsilon_(p.epsilon), depth_(p.max_depth) { check_epsilon_param("fs", epsilon_); }
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     const double eps_op = fs_operation_epsilon(epsilon_, depth_, data.schema());
     const int k = static_cast<int>(data.n_classes());
@@ -41,17 +57,9 @@ std::vector<AlgorithmInfo> fs_algorithms() {
               "as Fletcher & Islam ran it; no pruning";
   a.papers = "smooth-rdf";
   a.tasks = {TaskKind::kClassification};
-  a.params = {
-      {"epsilon", ParamType::kDouble, "1", 0, 1e9, true, {}, "total privacy budget"},
-      {"max_depth", ParamType::kInt, "5", 1, 30, false, {}, "D (Fletcher & Islam §5.2: 5)"},
-      strict_param(),
-      quirks_param(a.quirks),
-  };
+  a.params = fs_params().specs(a.quirks);
   a.privacy_status = [](const Params&, TaskKind) -> std::string { return "epsilon-DP"; };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    check_epsilon_param("fs", p.get_double("epsilon"));
-    return std::make_unique<FsLearner>(p.get_double("epsilon"), p.get_int("max_depth"));
-  };
+  a.make = learner_factory<FsLearner>(fs_params());
   return {a};
 }
 

@@ -4,8 +4,10 @@
 #include <cmath>
 
 #include "algorithms/common/occupancy.hpp"
-#include "algorithms/common/rdf_forest.hpp"
+#include "algorithms/common/param_set.hpp"
 #include "algorithms/common/rdf_depth.hpp"
+#include "algorithms/common/rdf_forest.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
@@ -25,10 +27,63 @@ int jpw_depth(const std::vector<int>& branching, double n, bool round_up) {
 
 namespace {
 
+struct JpwParams {
+  double epsilon = 1;
+  int n_trees = 10, depth = 0;
+  std::string depth_rule = "jpw";
+  bool round_up = false, coded = true, domains_from_training = true, strict = false;
+};
+
+const ParamSet<JpwParams>& jpw_params() {
+  using P = JpwParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total privacy budget"))
+          .add(&P::n_trees, param::n_trees(10, "tau (JPW's recommendation, §5.2: 10)"))
+          .add(&P::depth_rule, {.name = "depth_rule", .default_value = "jpw",
+                                .choices = {"jpw", "theorem2", "half-m", "m", "fixed"},
+                                .doc = "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous feature, "
+                                       "an assumption; domain size per discrete feature); others as smooth-rdf"})
+          .add(&P::depth, {.name = "depth", .default_value = "0", .min = 0, .max = 40, .doc = "depth when depth_rule = fixed"})
+          .add(&P::round_up, {.name = "round_up", .default_value = "false",
+                              .doc = "ceil instead of floor for the depth (not stated, §7.2)"})
+          .add(&P::coded,
+               {.name = "version", .default_value = "coded",
+                .doc = "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, majority "
+                       "vote (the authors' JAG code); original: noise on every leaf's counts, summed over trees "
+                       "(reconstructed, [R]). AUC score (smooth-rdf.md §5.2, §7.8, open in the paper): coded = "
+                       "fraction of trees voting for the class; original = the summed noisy counts, clamped at 0 and "
+                       "normalised"},
+               {{"coded", true}, {"original", false}})
+          .add(&P::domains_from_training,
+               {.name = "domains", .default_value = "training",
+                .doc = "feature domains and class set from the training rows (authors' code) or the registry"},
+               {{"training", true}, {"public", false}})
+          .add(&P::strict, param::strict());
+  return set;
+}
+
+// The forest of a configuration (rdf_forest.hpp); certified exactly when privacy_status says epsilon-DP.
+RdfSpec jpw_spec(const JpwParams& p) {
+  RdfSpec s;
+  s.algorithm = "jpw";
+  s.n_trees = p.n_trees;
+  s.epsilon = p.epsilon;
+  s.disjoint = false;  // every tree sees all rows: epsilon / tau per tree
+  s.domains_from_training = p.domains_from_training && !p.strict;
+  s.classes_from_training = s.domains_from_training;
+  s.random_ties = p.strict;  // and empty leaves through the same mechanism
+  s.release = p.coded ? RdfRelease::kJpwCoded : RdfRelease::kJpwOriginal;
+  s.certified = p.strict || (!p.domains_from_training && !p.coded && p.depth_rule != "jpw");
+  return s;
+}
+
 class JpwLearner : public Learner {
  public:
-  JpwLearner(RdfSpec spec, std::string rule, int fixed, bool round_up, bool strict)
-      : spec_(std::move(spec)), rule_(std::move(rule)), fixed_(fixed), round_up_(round_up), strict_(strict) {}
+  explicit JpwLearner(const JpwParams& p)
+      : spec_(jpw_spec(p)), rule_(p.depth_rule), fixed_(p.depth), round_up_(p.round_up), strict_(p.strict) {
+    check_epsilon(spec_.epsilon, "jpw epsilon");
+  }
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     RdfSpec s = spec_;
     if (rule_ == "jpw") {
@@ -67,24 +122,7 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
               "trees of depth min(m/2, log_b n - 1) on all rows with epsilon/tau each, noisy leaf counts";
   a.papers = "smooth-rdf";
   a.tasks = {TaskKind::kClassification};
-  a.params = {
-      {"epsilon", ParamType::kDouble, "1", 0, 1e9, true, {}, "total privacy budget"},
-      {"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "tau (JPW's recommendation, §5.2: 10)"},
-      {"depth_rule", ParamType::kString, "jpw", 0, 0, false, {"jpw", "theorem2", "half-m", "m", "fixed"},
-       "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous feature, an assumption; domain "
-       "size per discrete feature); others as smooth-rdf"},
-      {"depth", ParamType::kInt, "0", 0, 40, false, {}, "depth when depth_rule = fixed"},
-      {"round_up", ParamType::kBool, "false", 0, 1, false, {}, "ceil instead of floor for the depth (not stated, §7.2)"},
-      {"version", ParamType::kString, "coded", 0, 0, false, {"coded", "original"},
-       "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, majority vote (the "
-       "authors' JAG code); original: noise on every leaf's counts, summed over trees (reconstructed, [R]). AUC score "
-       "(smooth-rdf.md §5.2, §7.8, open in the paper): coded = fraction of trees voting for the class; original = "
-       "the summed noisy counts, clamped at 0 and normalised"},
-      {"domains", ParamType::kString, "training", 0, 0, false, {"training", "public"},
-       "feature domains and class set from the training rows (authors' code) or the registry"},
-  };
-  a.params.push_back(strict_param());
-  a.params.push_back(quirks_param(a.quirks));
+  a.params = jpw_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
     std::string why;
@@ -99,23 +137,7 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
     if (why.empty()) return "epsilon-DP";
     return "published, not epsilon-DP: " + why + "; strict repairs each (the leaf noise itself is the Laplace mechanism)";
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    RdfSpec s;
-    s.algorithm = "jpw";
-    s.n_trees = p.get_int("n_trees");
-    s.epsilon = p.get_double("epsilon");
-    check_epsilon(s.epsilon, "jpw epsilon");
-    s.disjoint = false;  // every tree sees all rows: epsilon / tau per tree
-    s.domains_from_training = p.get_string("domains") == "training" && !p.get_bool("strict");
-    s.classes_from_training = s.domains_from_training;
-    s.random_ties = p.get_bool("strict");  // and empty leaves through the same mechanism
-    s.release = p.get_string("version") == "coded" ? RdfRelease::kJpwCoded : RdfRelease::kJpwOriginal;
-    // Certified exactly when privacy_status says epsilon-DP.
-    s.certified = p.get_bool("strict") || (p.get_string("domains") == "public" && p.get_string("version") == "original" &&
-                                           p.get_string("depth_rule") != "jpw");
-    return std::make_unique<JpwLearner>(s, p.get_string("depth_rule"), p.get_int("depth"), p.get_bool("round_up"),
-                                        p.get_bool("strict"));
-  };
+  a.make = learner_factory<JpwLearner>(jpw_params());
   return {a};
 }
 

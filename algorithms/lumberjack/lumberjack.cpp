@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "algorithms/lumberjack/calibration.hpp"
 #include "algorithms/lumberjack/tree.hpp"
 #include "core/util/error.hpp"
@@ -24,6 +26,32 @@ struct LumberjackParams {
   LeafAlgorithm leaf = LeafAlgorithm::kNoisyMajority;
   bool as_coded_suppression = false, argmin_threshold = false;
 };
+
+const ParamSet<LumberjackParams>& lumberjack_params() {
+  using P = LumberjackParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total epsilon of the forest (authors' yaml: 4)"))
+          .add(&P::delta, param::delta("1e-6", "total delta of the forest (authors' yaml: 1e-6)"))
+          .add(&P::splitting_fraction,
+               {.name = "splitting_fraction", .default_value = "0.7", .min = 0, .max = 1, .min_exclusive = true,
+                .doc = "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly in "
+                       "(0, 1) (yaml: 0.7)"})
+          .add(&P::n_trees, param::n_trees(100, "T (the authors' n_estimators; code default 100, yaml 1)"))
+          .add(&P::max_depth, param::max_depth(32, "h, the tree height (code default 32, yaml 90)", 1, 200))
+          .add(&P::leaf,
+               {.name = "leaf_algorithm", .default_value = "noisy_majority",
+                .doc = "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); "
+                       "exponential_mechanism: Gumbel noisy max with scale 1/sqrt(8 rho_tree) (yaml) — rho_tree-zCDP "
+                       "because counts are monotone under add/remove; under replace-one the scale would have to double "
+                       "(lumberjack.md §3.3 factor-of-2 caveat)"},
+               {{"noisy_majority", LeafAlgorithm::kNoisyMajority},
+                {"exponential_mechanism", LeafAlgorithm::kExponentialMechanism}})
+          .declare(param::strict())  // the default is already the repaired form (privacy_status)
+          .quirk(&P::as_coded_suppression, "as_coded_suppression")
+          .quirk(&P::argmin_threshold, "argmin_threshold");
+  return set;
+}
 
 std::string num(double v) {
   char b[32];
@@ -142,7 +170,14 @@ class LumberjackModel : public Model {
 
 class LumberjackLearner : public Learner {
  public:
-  explicit LumberjackLearner(LumberjackParams p) : p_(p) {}
+  explicit LumberjackLearner(LumberjackParams p) : p_(p) {
+    require(std::isfinite(p_.epsilon) && p_.epsilon > 0, "lumberjack: epsilon must be > 0 and finite");
+    require(p_.splitting_fraction > 0 && p_.splitting_fraction < 1,
+            "lumberjack: splitting_fraction must lie strictly in (0, 1), got ", p_.splitting_fraction);
+    // Fail before any fit when the budget cannot be calibrated (e.g. delta too small for the leaves).
+    (void)lumberjack::plan_budget(p_.epsilon, p_.delta, p_.splitting_fraction, p_.n_trees, p_.max_depth,
+                                  p_.argmin_threshold);
+  }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     require(data.task() == TaskKind::kClassification, "lumberjack: classification only");
@@ -239,21 +274,7 @@ std::vector<AlgorithmInfo> lumberjack_algorithms() {
        "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
        "changes nothing when sigma_min is valid (every worked setting of §3.2)"},
   };
-  a.params = {
-      {"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total epsilon of the forest (authors' yaml: 4)"},
-      {"delta", ParamType::kDouble, "1e-6", 0, 0.1, true, {}, "total delta of the forest (authors' yaml: 1e-6)"},
-      {"splitting_fraction", ParamType::kDouble, "0.7", 0, 1, true, {},
-       "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly in (0, 1) "
-       "(yaml: 0.7)"},
-      {"n_trees", ParamType::kInt, "100", 1, 10000, false, {}, "T (the authors' n_estimators; code default 100, yaml 1)"},
-      {"max_depth", ParamType::kInt, "32", 1, 200, false, {}, "h, the tree height (code default 32, yaml 90)"},
-      {"leaf_algorithm", ParamType::kString, "noisy_majority", 0, 0, false, {"noisy_majority", "exponential_mechanism"},
-       "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); exponential_mechanism: Gumbel "
-       "noisy max with scale 1/sqrt(8 rho_tree) (yaml) — rho_tree-zCDP because counts are monotone under add/remove; "
-       "under replace-one the scale would have to double (lumberjack.md §3.3 factor-of-2 caveat)"},
-      strict_param(),
-      quirks_param(a.quirks),
-  };
+  a.params = lumberjack_params().specs(a.quirks);
   a.privacy_bound = [](const Params& p, TaskKind) {
     const double e = p.get_double("epsilon");
     return PrivacyBound{e, e, p.get_double("delta")};
@@ -263,24 +284,7 @@ std::vector<AlgorithmInfo> lumberjack_algorithms() {
     // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
     return kApproxDpLabel;
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    LumberjackParams q;
-    q.epsilon = p.get_double("epsilon");
-    q.delta = p.get_double("delta");
-    q.splitting_fraction = p.get_double("splitting_fraction");
-    q.n_trees = p.get_int("n_trees");
-    q.max_depth = p.get_int("max_depth");
-    q.leaf = p.get_string("leaf_algorithm") == "exponential_mechanism" ? LeafAlgorithm::kExponentialMechanism
-                                                                        : LeafAlgorithm::kNoisyMajority;
-    q.as_coded_suppression = p.list_contains("reference_quirks", "as_coded_suppression");
-    q.argmin_threshold = p.list_contains("reference_quirks", "argmin_threshold");
-    require(std::isfinite(q.epsilon) && q.epsilon > 0, "lumberjack: epsilon must be > 0 and finite");
-    require(q.splitting_fraction > 0 && q.splitting_fraction < 1,
-            "lumberjack: splitting_fraction must lie strictly in (0, 1), got ", q.splitting_fraction);
-    // Fail before any fit when the budget cannot be calibrated (e.g. delta too small for the leaves).
-    (void)lumberjack::plan_budget(q.epsilon, q.delta, q.splitting_fraction, q.n_trees, q.max_depth, q.argmin_threshold);
-    return std::make_unique<LumberjackLearner>(q);
-  };
+  a.make = learner_factory<LumberjackLearner>(lumberjack_params());
   return {a};
 }
 

@@ -24,6 +24,8 @@
 
 #include <cmath>
 
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf::mrf {
@@ -51,97 +53,112 @@ constexpr Entry kEntries[] = {
     {"mrf-trees", Method::kTrees, "the random multiway decision trees of matrix-rf without noise, hard voting"},
 };
 
+
+// The parameters of one method: the forest for every method, the strategy for the matrix-mechanism
+// ones, the vote for subsample-and-aggregate, the batch size for prediction releases.
+ParamSet<MrfParams> method_params(Method method) {
+  using P = MrfParams;
+  ParamSet<P> set;
+  if (method != Method::kTrees) set.add(&P::epsilon, param::epsilon());
+  set.add(&P::n_trees, param::n_trees(16, "τ, trees over all ensembles (τ_i = ⌊τ/q⌋)"))
+      .add(&P::max_depth, param::max_depth(3, "h, depth of every random tree", 0, 64))
+      .add(&P::n_ensembles, {.name = "n_ensembles", .default_value = "1", .min = 1, .max = 10000,
+                             .doc = "q, ensembles over random feature subsets (Alg. 3)"})
+      .add(&P::ensemble_features, {.name = "ensemble_features", .default_value = "0", .min = 0, .max = 100000,
+                                   .doc = "d̄, features per ensemble (0: all features)"})
+      .add(&P::cutoffs, {.name = "cutoffs",
+                         .doc = "right-closed cut-offs of numeric features, \"name=c1/c2;...\" (spec §5.1), or "
+                                "\"equal-width:K\": K equal-width bins of every numeric feature's public domain (a "
+                                "data-independent rule; configs/benchmark)"})
+      .add(&P::per_dataset, {.name = "per_dataset",
+                             .doc = "per-dataset settings \"car{max_depth=4, n_trees=128} iris{...}\" (keys n_trees, "
+                                    "max_depth, n_ensembles, ensemble_features, cutoffs, p); rows report the effective "
+                                    "values"});
+  if (method == Method::kTrain || method == Method::kPredict || method == Method::kSubsample) {
+    std::vector<std::string> choices = {"identity", "hdmm"};
+    if (method == Method::kTrain) choices.push_back("hdmm-full");
+    set.add(&P::strategy, {.name = "strategy", .default_value = "identity", .choices = choices,
+                           .doc = "strategy A: identity (the published runs), hdmm (HDMM OPT), hdmm-full (training: "
+                                  "p-Identity on the whole domain)"})
+        .add(&P::p, {.name = "p", .default_value = "1", .min = 1, .max = 4096,
+                     .doc = "p of the p-Identity templates (the authors: 1)"})
+        .declare({.name = "restarts", .type = ParamType::kInt, .default_value = "1", .min = 1, .max = 1000,
+                  .doc = "p-Identity: best of this many random starts (the authors: 1; investigation)"})
+        .declare({.name = "init_scale", .type = ParamType::kDouble, .default_value = "1", .min = 1e-9, .max = 1e9,
+                  .doc = "p-Identity: start Θ i.i.d. Uniform[0, init_scale) (the authors: 1; small = near identity)"})
+        .then([](P& m, const Params& v) {
+          m.start.restarts = v.get_int("restarts");
+          m.start.init_scale = v.get_double("init_scale");
+        });
+  }
+  if (method == Method::kSubsample || method == Method::kSubsampleLM)
+    set.add(&P::weight_vote,
+            param::vote("weight", {}, "weight voting (sensitivity 1) or hard voting on leaf labels (sensitivity 2)"),
+            {{"weight", true}, {"hard", false}});
+  if (is_prediction_release(method))
+    set.add(&P::query_batch,
+            {.name = "query_batch", .default_value = "0", .min = 0, .max = 100000000,
+             .doc = "b, queries per private release (Fig. 3b, App. Fig. 4): 0 = the test rows are one batch; b > 0 = "
+                    "the test rows, in random order, answered by independent releases of b queries each (every "
+                    "release spends ε; the row's accuracy is their mean)"});
+  return set.add(&P::strict, param::strict());
+}
+
+const ParamSet<MrfParams>& params_of(Method method) {
+  static const std::vector<ParamSet<MrfParams>> sets = [] {
+    std::vector<ParamSet<MrfParams>> v;
+    for (const Entry& en : kEntries) v.push_back(method_params(en.method));
+    return v;
+  }();
+  for (std::size_t i = 0; i < std::size(kEntries); ++i)
+    if (kEntries[i].method == method) return sets[i];
+  fail("matrix-rf: no parameters for this method");
+}
+
+std::string method_status(Method method, const Params& p) {
+  if (method == Method::kTrees) return "non-private";
+  if (p.has("query_batch") && p.get_int("query_batch") > 0)
+    return "published, not epsilon-DP at the nominal epsilon: query_batch = b > 0 answers the test rows in "
+           "ceil(n_test / b) releases that each spend epsilon on the same training rows (their mean accuracy is "
+           "reported), so the row's release spends ceil(n_test / b) epsilon";
+  if (is_disjoint(method) && !p.get_bool("strict"))
+    return "published, not epsilon-DP: the disjoint split cuts a shuffled row order into near-equal parts "
+           "(numpy array_split), so one added row moves other rows between trees and the parallel composition "
+           "over trees fails (strict: each row to a uniformly random tree)";
+  return "epsilon-DP";
+}
+
+// The batched prediction release repeats per batch of test queries: no bound without n_test.
+PrivacyBound method_bound(Method method, const Params& p) {
+  if (method == Method::kTrees) return PrivacyBound{0.0, 0.0, 0.0};  // no release, no epsilon parameter
+  const double e = p.get_double("epsilon");
+  if (p.has("query_batch") && p.get_int("query_batch") > 0) return PrivacyBound{HUGE_VAL, HUGE_VAL, 0.0};
+  return PrivacyBound{e, e, 0.0};
+}
+
 }  // namespace
 
 std::vector<AlgorithmInfo> matrix_rf_algorithms() {
   std::vector<AlgorithmInfo> out;
   for (const Entry& en : kEntries) {
-    AlgorithmInfo a;
-    a.name = en.name;
-    a.summary = en.summary;
-    a.papers = "matrix-rf";
-    a.tasks = {TaskKind::kClassification};
-    a.private_algorithm = en.method != Method::kTrees;
-    if (a.private_algorithm)
-      a.params.push_back({"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"});
-    a.params.push_back({"n_trees", ParamType::kInt, "16", 1, 100000, false, {}, "τ, trees over all ensembles (τ_i = ⌊τ/q⌋)"});
-    a.params.push_back({"max_depth", ParamType::kInt, "3", 0, 64, false, {}, "h, depth of every random tree"});
-    a.params.push_back({"n_ensembles", ParamType::kInt, "1", 1, 10000, false, {}, "q, ensembles over random feature subsets (Alg. 3)"});
-    a.params.push_back({"ensemble_features", ParamType::kInt, "0", 0, 100000, false, {},
-                        "d̄, features per ensemble (0: all features)"});
-    a.params.push_back({"cutoffs", ParamType::kString, "", 0, 0, false, {},
-                        "right-closed cut-offs of numeric features, \"name=c1/c2;...\" (spec §5.1), or \"equal-width:K\": K equal-width bins of every numeric feature's public domain (a data-independent rule; configs/benchmark)"});
-    a.params.push_back({"per_dataset", ParamType::kString, "", 0, 0, false, {},
-                        "per-dataset settings \"car{max_depth=4, n_trees=128} iris{...}\" (keys n_trees, max_depth, "
-                        "n_ensembles, ensemble_features, cutoffs, p); rows report the effective values"});
-    const bool matrix = en.method == Method::kTrain || en.method == Method::kPredict || en.method == Method::kSubsample;
-    if (matrix) {
-      std::vector<std::string> choices = {"identity", "hdmm"};
-      if (en.method == Method::kTrain) choices.push_back("hdmm-full");
-      a.params.push_back({"strategy", ParamType::kString, "identity", 0, 0, false, choices,
-                          "strategy A: identity (the published runs), hdmm (HDMM OPT), hdmm-full (training: p-Identity on the whole domain)"});
-      a.params.push_back({"p", ParamType::kInt, "1", 1, 4096, false, {}, "p of the p-Identity templates (the authors: 1)"});
-      a.params.push_back({"restarts", ParamType::kInt, "1", 1, 1000, false, {},
-                          "p-Identity: best of this many random starts (the authors: 1; investigation)"});
-      a.params.push_back({"init_scale", ParamType::kDouble, "1", 1e-9, 1e9, false, {},
-                          "p-Identity: start Θ i.i.d. Uniform[0, init_scale) (the authors: 1; small = near identity)"});
-    }
-    if (en.method == Method::kSubsample || en.method == Method::kSubsampleLM)
-      a.params.push_back({"vote", ParamType::kString, "weight", 0, 0, false, {"weight", "hard"},
-                          "weight voting (sensitivity 1) or hard voting on leaf labels (sensitivity 2)"});
-    if (is_prediction_release(en.method))
-      a.params.push_back({"query_batch", ParamType::kInt, "0", 0, 100000000, false, {},
-                          "b, queries per private release (Fig. 3b, App. Fig. 4): 0 = the test rows are one batch; b > 0 = "
-                          "the test rows, in random order, answered by independent releases of b queries each (every "
-                          "release spends ε; the row's accuracy is their mean)"});
-    a.params.push_back(strict_param());
-    a.params.push_back(quirks_param(a.quirks));
     const Method method = en.method;
-    a.privacy_status = [method](const Params& p, TaskKind) -> std::string {
-      if (method == Method::kTrees) return "non-private";
-      if (p.has("query_batch") && p.get_int("query_batch") > 0)
-        return "published, not epsilon-DP at the nominal epsilon: query_batch = b > 0 answers the test rows in "
-               "ceil(n_test / b) releases that each spend epsilon on the same training rows (their mean accuracy is "
-               "reported), so the row's release spends ceil(n_test / b) epsilon";
-      if (is_disjoint(method) && !p.get_bool("strict"))
-        return "published, not epsilon-DP: the disjoint split cuts a shuffled row order into near-equal parts "
-               "(numpy array_split), so one added row moves other rows between trees and the parallel composition "
-               "over trees fails (strict: each row to a uniformly random tree)";
-      return "epsilon-DP";
-    };
-    // The batched prediction release repeats per batch of test queries: no bound without n_test.
-    a.privacy_bound = [method](const Params& p, TaskKind) {
-      if (method == Method::kTrees) return PrivacyBound{0.0, 0.0, 0.0};  // no release, no epsilon parameter
-      const double e = p.get_double("epsilon");
-      if (p.has("query_batch") && p.get_int("query_batch") > 0) return PrivacyBound{HUGE_VAL, HUGE_VAL, 0.0};
-      return PrivacyBound{e, e, 0.0};
-    };
-    const std::string name = en.name;
-    a.make = [name, method](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-      MrfParams m;
-      m.name = name;
-      m.method = method;
-      if (method != Method::kTrees) {
-        m.epsilon = p.get_double("epsilon");
-        require(m.epsilon > 0 && std::isfinite(m.epsilon), name, ": epsilon must be finite and > 0");
-      }
-      m.n_trees = p.get_int("n_trees");
-      m.max_depth = p.get_int("max_depth");
-      m.n_ensembles = p.get_int("n_ensembles");
-      m.ensemble_features = p.get_int("ensemble_features");
-      m.cutoffs = p.get_string("cutoffs");
-      m.per_dataset = p.get_string("per_dataset");
-      resolve_for_dataset(m, "");  // validates the syntax before any work
-      if (p.has("strategy")) m.strategy = p.get_string("strategy");
-      if (p.has("p")) m.p = p.get_int("p");
-      if (p.has("restarts")) m.start.restarts = p.get_int("restarts");
-      if (p.has("init_scale")) m.start.init_scale = p.get_double("init_scale");
-      if (p.has("vote")) m.weight_vote = p.get_string("vote") == "weight";
-      if (p.has("query_batch")) m.query_batch = p.get_int("query_batch");
-      m.strict = p.get_bool("strict");
-      return make_learner(m);
-    };
-    out.push_back(std::move(a));
+    const ParamSet<MrfParams>& set = params_of(method);
+    out.push_back({.name = en.name,
+                   .summary = en.summary,
+                   .papers = "matrix-rf",
+                   .tasks = {TaskKind::kClassification},
+                   .params = set.specs({}),
+                   .private_algorithm = method != Method::kTrees,
+                   .privacy_status = [method](const Params& p, TaskKind) { return method_status(method, p); },
+                   .privacy_bound = [method](const Params& p, TaskKind) { return method_bound(method, p); },
+                   .make = [&set, base = MrfParams{.name = en.name, .method = method}](
+                               const Params& p, const Schema&) -> std::unique_ptr<Learner> {
+                     const MrfParams m = set.from(p, base);
+                     require(m.method == Method::kTrees || (m.epsilon > 0 && std::isfinite(m.epsilon)), m.name,
+                             ": epsilon must be finite and > 0");
+                     resolve_for_dataset(m, "");  // validates the syntax before any work
+                     return make_learner(m);
+                   }});
   }
   return out;
 }

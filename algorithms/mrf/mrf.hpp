@@ -25,6 +25,7 @@
 //           strict: true is the repaired, genuinely ε-DP variant of algorithms/mrf/mrf_strict.hpp.
 #pragma once
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "algorithms/common/honest_tree.hpp"
@@ -34,6 +35,7 @@
 namespace dpf {
 
 struct MrfParams {
+  std::string name;           // registry name, for messages and the model
   int n_trees = 100;
   int min_leaf = 5;
   double partition_rate = 1.0;

@@ -7,6 +7,8 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/occupancy.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "algorithms/privatree/bins.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/tree/forest.hpp"
@@ -67,11 +69,31 @@ double privatree_worst_expected_error(int n_classes) {
 
 namespace {
 
+const ParamSet<PrivaTreeParams>& privatree_params() {
+  using P = PrivaTreeParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total privacy budget ε (PrivaTreeClassifier default 1.0)"))
+          .add(&P::max_depth, param::max_depth(3, "depth d of the complete tree (code default 3; experiments 4)", 1, 16))
+          .add(&P::max_bins, param::max_bins(10, "equal-width bins per numerical feature (B, default 10)"))
+          .add(&P::success_prob, {.name = "leaf_label_success_prob", .default_value = "0.99", .min = 0, .max = 1,
+                                  .min_exclusive = true,
+                                  .doc = "p_s: target probability of the correct leaf label in the leaf-budget formula "
+                                         "(privatree.md §3), < 1"})
+          .add(&P::leaf_share, {.name = "max_leaf_epsilon_share", .default_value = "0.5", .min = 0, .max = 1,
+                                .min_exclusive = true, .doc = "largest share of ε the leaves may get (privatree.md §3 step 3)"})
+          .add(&P::strict, param::strict());
+  return set;
+}
+
 class PrivaTreeLearner : public Learner {
  public:
-  PrivaTreeLearner(double epsilon, int max_depth, int max_bins, double success_prob, double leaf_share, bool strict)
-      : epsilon_(epsilon), max_depth_(max_depth), max_bins_(max_bins), success_prob_(success_prob),
-        leaf_share_(leaf_share), strict_(strict) {}
+  explicit PrivaTreeLearner(const PrivaTreeParams& p)
+      : epsilon_(p.epsilon), max_depth_(p.max_depth), max_bins_(p.max_bins), success_prob_(p.success_prob),
+        leaf_share_(p.leaf_share), strict_(p.strict) {
+    check_epsilon_param("privatree", epsilon_);
+    require(success_prob_ < 1.0, "privatree: leaf_label_success_prob must be < 1, got ", success_prob_);
+  }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     require(data.task() == TaskKind::kClassification, "privatree: classification only");
@@ -238,30 +260,14 @@ std::vector<AlgorithmInfo> privatree_algorithms() {
       "Gini sensitivity";
   a.papers = "none yet (issue 16; privatree.md)";
   a.tasks = {TaskKind::kClassification};
-  a.params = {
-      {"epsilon", ParamType::kDouble, "1", 0, 1e9, true, {}, "total privacy budget ε (PrivaTreeClassifier default 1.0)"},
-      {"max_depth", ParamType::kInt, "3", 1, 16, false, {}, "depth d of the complete tree (code default 3; experiments 4)"},
-      {"max_bins", ParamType::kInt, "10", 2, 255, false, {}, "equal-width bins per numerical feature (B, default 10)"},
-      {"leaf_label_success_prob", ParamType::kDouble, "0.99", 0, 1, true, {},
-       "p_s: target probability of the correct leaf label in the leaf-budget formula (privatree.md §3), < 1"},
-      {"max_leaf_epsilon_share", ParamType::kDouble, "0.5", 0, 1, true, {},
-       "largest share of ε the leaves may get (privatree.md §3 step 3)"},
-      strict_param(),
-      quirks_param(a.quirks),
-  };
+  a.params = privatree_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
     return "published, not epsilon-DP: the leaf budget reads the exact training-set size n (privatree.md §3 step 3), "
            "and the split's Gini sensitivity from a noisy node size falls below the true sensitivity 1/(n+1) when the "
            "noisy size exceeds about 2n+1 (privatree.md §4, the authors' unproven claim)";
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    check_epsilon_param("privatree", p.get_double("epsilon"));
-    const double ps = p.get_double("leaf_label_success_prob");
-    require(ps < 1.0, "privatree: leaf_label_success_prob must be < 1, got ", ps);
-    return std::make_unique<PrivaTreeLearner>(p.get_double("epsilon"), p.get_int("max_depth"), p.get_int("max_bins"),
-                                              ps, p.get_double("max_leaf_epsilon_share"), p.get_bool("strict"));
-  };
+  a.make = learner_factory<PrivaTreeLearner>(privatree_params());
   return {a, privatree_v2_algorithm()};
 }
 

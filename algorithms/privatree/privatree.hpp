@@ -32,6 +32,16 @@
 
 namespace dpf {
 
+// The parameters of both PrivaTree variants (privatree.md §3; PrivaTreeClassifier's defaults).
+struct PrivaTreeParams {
+  double epsilon = 1;
+  int max_depth = 3, max_bins = 10;
+  double success_prob = 0.99;  // leaf_label_success_prob, < 1
+  double leaf_share = 0.5;     // max_leaf_epsilon_share
+  bool strict = false;
+  bool quantile_bins = true;   // privatree-v2 only: bins from exact quantiles (PrivaTree*) or uniform
+};
+
 std::vector<AlgorithmInfo> privatree_algorithms();  // privatree, privatree-v2
 // privatree-v2: the arXiv-v2 code (variant (A), privatree.md §5), published, not epsilon-DP (privatree_v2.cpp).
 AlgorithmInfo privatree_v2_algorithm();

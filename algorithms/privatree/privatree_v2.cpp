@@ -23,6 +23,8 @@
 #include <limits>
 
 #include "algorithms/common/forest_fit.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "algorithms/privatree/bins.hpp"
 #include "algorithms/privatree/privatree.hpp"
 #include "core/privacy/mechanisms.hpp"
@@ -33,12 +35,37 @@ namespace dpf {
 
 namespace {
 
+const ParamSet<PrivaTreeParams>& privatree_v2_params() {
+  using P = PrivaTreeParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("nominal privacy budget ε (PrivaTreeClassifier default 1.0)"))
+          .add(&P::max_depth, param::max_depth(3, "largest depth d (code default 3; experiments 4)", 1, 16))
+          .add(&P::max_bins, param::max_bins(10, "bins per numerical feature (B, default 10)"))
+          .add(&P::quantile_bins,
+               {.name = "bins", .default_value = "quantiles",
+                .doc = "quantiles: exact quantile edges of the training rows (PrivaTree*, not private); uniform: HEAD's "
+                       "public edges"},
+               {{"quantiles", true}, {"uniform", false}})
+          .add(&P::success_prob, {.name = "leaf_label_success_prob", .default_value = "0.99", .min = 0, .max = 1,
+                                  .min_exclusive = true, .doc = "p_s in the leaf-budget formula (privatree.md §3), < 1"})
+          .add(&P::leaf_share, {.name = "max_leaf_epsilon_share", .default_value = "0.5", .min = 0, .max = 1,
+                                .min_exclusive = true, .doc = "largest share of ε the leaves may get"})
+          .add(&P::strict, {.name = "strict", .default_value = "false",
+                            .doc = "no repaired variant here: the repaired algorithm is `privatree` (HEAD); true is "
+                                   "refused"});
+  return set;
+}
+
 class PrivaTreeV2Learner : public Learner {
  public:
-  PrivaTreeV2Learner(double epsilon, int max_depth, int max_bins, double success_prob, double leaf_share,
-                     PrivaTreeEdges edges)
-      : epsilon_(epsilon), max_depth_(max_depth), max_bins_(max_bins), success_prob_(success_prob),
-        leaf_share_(leaf_share), edges_(edges) {}
+  explicit PrivaTreeV2Learner(const PrivaTreeParams& p)
+      : epsilon_(p.epsilon), max_depth_(p.max_depth), max_bins_(p.max_bins), success_prob_(p.success_prob),
+        leaf_share_(p.leaf_share), edges_(p.quantile_bins ? PrivaTreeEdges::kExactQuantiles : PrivaTreeEdges::kUniform) {
+    check_epsilon_param("privatree-v2", epsilon_);
+    require(!p.strict, "privatree-v2: there is no strict variant; the repaired PrivaTree is `privatree`");
+    require(success_prob_ < 1.0, "privatree-v2: leaf_label_success_prob must be < 1, got ", success_prob_);
+  }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     require(data.task() == TaskKind::kClassification, "privatree-v2: classification only");
@@ -195,19 +222,7 @@ AlgorithmInfo privatree_v2_algorithm() {
       "Published, not epsilon-DP; the JointExp private quantiles of the paper's default are not implemented";
   a.papers = "none yet (issue 16; privatree.md §5, for comparison with the paper)";
   a.tasks = {TaskKind::kClassification};
-  a.params = {
-      {"epsilon", ParamType::kDouble, "1", 0, 1e9, true, {}, "nominal privacy budget ε (PrivaTreeClassifier default 1.0)"},
-      {"max_depth", ParamType::kInt, "3", 1, 16, false, {}, "largest depth d (code default 3; experiments 4)"},
-      {"max_bins", ParamType::kInt, "10", 2, 255, false, {}, "bins per numerical feature (B, default 10)"},
-      {"bins", ParamType::kString, "quantiles", 0, 0, false, {"quantiles", "uniform"},
-       "quantiles: exact quantile edges of the training rows (PrivaTree*, not private); uniform: HEAD's public edges"},
-      {"leaf_label_success_prob", ParamType::kDouble, "0.99", 0, 1, true, {},
-       "p_s in the leaf-budget formula (privatree.md §3), < 1"},
-      {"max_leaf_epsilon_share", ParamType::kDouble, "0.5", 0, 1, true, {}, "largest share of ε the leaves may get"},
-      {"strict", ParamType::kBool, "false", 0, 1, false, {},
-       "no repaired variant here: the repaired algorithm is `privatree` (HEAD); true is refused"},
-      quirks_param(a.quirks),
-  };
+  a.params = privatree_v2_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     std::string s = "published, not epsilon-DP: ";
     if (p.get_string("bins") == "quantiles") s += "bin edges are exact quantiles of the training rows; ";
@@ -218,15 +233,7 @@ AlgorithmInfo privatree_v2_algorithm() {
     const double inf = std::numeric_limits<double>::infinity();
     return PrivacyBound{inf, inf, 0.0};
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    check_epsilon_param("privatree-v2", p.get_double("epsilon"));
-    require(!p.get_bool("strict"), "privatree-v2: there is no strict variant; the repaired PrivaTree is `privatree`");
-    const double ps = p.get_double("leaf_label_success_prob");
-    require(ps < 1.0, "privatree-v2: leaf_label_success_prob must be < 1, got ", ps);
-    return std::make_unique<PrivaTreeV2Learner>(
-        p.get_double("epsilon"), p.get_int("max_depth"), p.get_int("max_bins"), ps, p.get_double("max_leaf_epsilon_share"),
-        p.get_string("bins") == "uniform" ? PrivaTreeEdges::kUniform : PrivaTreeEdges::kExactQuantiles);
-  };
+  a.make = learner_factory<PrivaTreeV2Learner>(privatree_v2_params());
   return a;
 }
 

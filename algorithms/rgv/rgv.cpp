@@ -5,6 +5,8 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/fs_split.hpp"
+#include "algorithms/common/param_set.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
@@ -42,10 +44,30 @@ class RgvLeaf : public LeafPolicy {
   bool certified_;
 };
 
+struct RgvParams {
+  double epsilon = 1;
+  int n_trees = 110, max_depth = 5;
+  bool strict = false;
+};
+
+const ParamSet<RgvParams>& rgv_params() {
+  using P = RgvParams;
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("privacy budget, spent in full by every tree (RGV's notion)"))
+          .add(&P::n_trees, param::n_trees(110, "tau; RGV chooses it by formulas Fletcher & Islam do not reproduce "
+                                                "(110-1385 in their runs, §5.2); default the low end"))
+          .add(&P::max_depth, param::max_depth(5, "FS depth D (Fletcher & Islam ran FS at 5; RGV's is not given)", 1, 30))
+          .add(&P::strict, param::strict());
+  return set;
+}
+
 class RgvLearner : public Learner {
  public:
-  RgvLearner(double epsilon, int n_trees, int depth, bool strict)
-      : epsilon_(epsilon), n_trees_(n_trees), depth_(depth), strict_(strict) {}
+  explicit RgvLearner(const RgvParams& p)
+      : epsilon_(p.epsilon), n_trees_(p.n_trees), depth_(p.max_depth), strict_(p.strict) {
+    check_epsilon_param("rgv", epsilon_);
+  }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     require(data.n_classes() == 2, "rgv: RGV's tree-count formulas exist only for binary classes (Fletcher & Islam "
@@ -111,15 +133,7 @@ std::vector<AlgorithmInfo> rgv_algorithms() {
       "charges uncertified. strict: eps/tau per tree, sequential, certified";
   a.papers = "smooth-rdf";
   a.tasks = {TaskKind::kClassification};
-  a.params = {
-      {"epsilon", ParamType::kDouble, "1", 0, 1e9, true, {}, "privacy budget, spent in full by every tree (RGV's notion)"},
-      {"n_trees", ParamType::kInt, "110", 1, 100000, false, {},
-       "tau; RGV chooses it by formulas Fletcher & Islam do not reproduce (110-1385 in their runs, §5.2); "
-       "default the low end"},
-      {"max_depth", ParamType::kInt, "5", 1, 30, false, {}, "FS depth D (Fletcher & Islam ran FS at 5; RGV's is not given)"},
-      strict_param(),
-      quirks_param(a.quirks),
-  };
+  a.params = rgv_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
     return "published, not epsilon-DP: RGV's weaker notion (protects feature values and labels, not presence; "
@@ -132,12 +146,7 @@ std::vector<AlgorithmInfo> rgv_algorithms() {
     const double e = p.get_double("epsilon");
     return PrivacyBound{e, p.get_bool("strict") ? e : e * p.get_int("n_trees"), 0.0};
   };
-  a.make = [](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    check_epsilon_param("rgv", p.get_double("epsilon"));
-    require(p.get_int("n_trees") >= 1, "rgv: n_trees must be >= 1");
-    return std::make_unique<RgvLearner>(p.get_double("epsilon"), p.get_int("n_trees"), p.get_int("max_depth"),
-                                        p.get_bool("strict"));
-  };
+  a.make = learner_factory<RgvLearner>(rgv_params());
   return {a};
 }
 

@@ -72,7 +72,5 @@ def test_unknown_label_category_and_parameter(binary_data):
         dpforest.RFClassifier(n_trees=2, bounds={0: (0, 1)}, categories={1: [0, 5]}, classes=[0, 1]).fit(Xc, y)
     with pytest.raises(ValueError, match="unknown parameter 'n_tree'"):
         dpforest.Classifier(algorithm="dipreme", epsilon=1.0, n_tree=3, bounds=(0, 1), classes=[0, 1]).fit(X, y)
-    with pytest.raises(ValueError, match="needs parameter 'epsilon'"):
-        dpforest.DiPriMeClassifier(bounds=(0, 1), classes=[0, 1]).fit(X, y)
     with pytest.raises(ValueError, match="unknown algorithm 'nope'"):
         dpforest.Classifier(algorithm="nope", bounds=(0, 1), classes=[0, 1]).fit(X, y)

@@ -1,0 +1,26 @@
+// The parameters every family shares, declared once: one name, type, range and documentation each
+// (design.md §6: one name per shared parameter, so one config sweeps every method). Where the papers
+// differ in a default (10 trees for DiPriMe, 100 for Breiman's forest) the builder takes it; a family
+// maps its paper's name onto the shared one in `doc` (diffprivlib's n_estimators is n_trees).
+// Privacy budgets have ONE default: epsilon = 1 for every private algorithm.
+#pragma once
+#include <string>
+
+#include "algorithms/common/params.hpp"
+
+namespace dpf::param {
+
+inline constexpr const char* kEpsilonDefault = "1";
+
+ParamSpec epsilon(std::string doc = "total privacy budget ε");             // number > 0, default 1
+ParamSpec delta(std::string default_value, std::string doc);              // number in (0, 0.1]
+ParamSpec n_trees(int default_value, std::string doc = "number of trees"); // int in [1, 100000]
+ParamSpec max_depth(int default_value, std::string doc, int min = 1, int max = 40);
+ParamSpec min_leaf(int default_value, std::string doc);                   // int >= 1
+ParamSpec max_features(std::string doc);                                  // int >= 0, default 0 (a family rule)
+ParamSpec partition_rate(std::string doc = "r = |S|/|E|");               // number > 0, default 1
+ParamSpec vote(std::string default_value, std::vector<std::string> choices, std::string doc);
+ParamSpec max_bins(int default_value, std::string doc, int min = 2, int max = 255);
+ParamSpec strict();  // bool, default false: the repaired, epsilon-DP variant where the published one is not
+
+}  // namespace dpf::param
