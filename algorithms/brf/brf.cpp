@@ -24,9 +24,15 @@ const ParamSet<BrfParams>& brf_params() {
           .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
           .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per leaf (§2: 5)"))
           .add(&P::max_features, param::max_features("candidate features when b1 = 0 (0: sqrt(D))"))
-          .add(&P::p1, {.name = "p1", .default_value = "0.05", .min = 0, .max = 1,
+          .add(&P::p1, {.name = "p1",
+                        .default_value = "0.05",
+                        .min = 0,
+                        .max = 1,
                         .doc = "P(b1 = 1): a single candidate feature"})
-          .add(&P::p2, {.name = "p2", .default_value = "0.05", .min = 0, .max = 1,
+          .add(&P::p2, {.name = "p2",
+                        .default_value = "0.05",
+                        .min = 0,
+                        .max = 1,
                         .doc = "P(b2 = 1): a random split value per feature"})
           .add(&P::partition_rate, param::partition_rate())
           .add(&P::vote, param::vote("hard", {}, "forest vote"), {{"hard", Vote::kHard}, {"soft", Vote::kSoft}});

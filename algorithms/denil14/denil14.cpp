@@ -24,12 +24,19 @@ const ParamSet<DenilParams>& denil_params() {
       ParamSet<P>()
           .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
           .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per child (§2: 5)"))
-          .add(&P::lambda, {.name = "lambda", .default_value = "0", .min = 0, .max = 1e9,
+          .add(&P::lambda, {.name = "lambda",
+                            .default_value = "0",
+                            .min = 0,
+                            .max = 1e9,
                             .doc = "Poisson mean of extra candidate features (0: sqrt(D))"})
-          .add(&P::m_s, {.name = "m_s", .default_value = "0", .min = 0, .max = 1e9,
+          .add(&P::m_s, {.name = "m_s",
+                         .default_value = "0",
+                         .min = 0,
+                         .max = 1e9,
                          .doc = "structure points drawn to fix the search range (0: no range)"})
           .add(&P::partition_rate, param::partition_rate())
-          .add(&P::vote, param::vote("hard", {}, "forest vote (rftk: soft)"), {{"hard", Vote::kHard}, {"soft", Vote::kSoft}});
+          .add(&P::vote, param::vote("hard", {}, "forest vote (rftk: soft)"),
+               {{"hard", Vote::kHard}, {"soft", Vote::kSoft}});
   return set;
 }
 

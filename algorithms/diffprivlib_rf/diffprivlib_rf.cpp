@@ -102,8 +102,10 @@ const ParamSet<DiffprivlibRfParams>& diffprivlib_rf_params() {
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total privacy budget ε (diffprivlib default 1.0)"))
           .add(&P::n_trees, param::n_trees(10, "number of trees (diffprivlib n_estimators, default 10)"))
-          .add(&P::max_depth, param::max_depth(5, "depth of every (complete) tree (diffprivlib default 5: 32 leaves)", 1, 20))
-          .add(&P::shuffle, {.name = "shuffle", .default_value = "false",
+          .add(&P::max_depth,
+               param::max_depth(5, "depth of every (complete) tree (diffprivlib default 5: 32 leaves)", 1, 20))
+          .add(&P::shuffle, {.name = "shuffle",
+                             .default_value = "false",
                              .doc = "diffprivlib shuffle: blocks of a random permutation instead of by row position "
                                     "(published variant only)"})
           .add(&P::strict, param::strict());
@@ -225,24 +227,25 @@ class DiffprivlibRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> diffprivlib_rf_algorithms() {
-  AlgorithmInfo a;
-  a.name = "diffprivlib-rf";
-  a.summary =
-      "IBM diffprivlib v0.6 RandomForestClassifier: random trees on public bounds, disjoint row blocks per tree, "
-      "permute-and-flip leaf labels (diffprivlib-rf.md). Names: n_estimators = n_trees; bounds = the schema's "
-      "public domains (categorical codes on [0, c-1]); classes = the schema's class list. Reconstructed from "
-      "the v0.6.6 code: uniform feature over all features, threshold on [lower, upper), x <= t goes left, "
-      "empty leaves uniform (as permute-and-flip on zero counts), float64 instead of float32 X";
-  a.papers = "none yet (issue 16: a baseline of PrivaTree, privatree.md §7)";
-  a.tasks = {TaskKind::kClassification};
-  a.params = diffprivlib_rf_params().specs(a.quirks);
-  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
-    if (p.get_bool("strict") || p.get_int("n_trees") == 1) return "epsilon-DP";
-    return "published, not epsilon-DP: rows go to trees in contiguous blocks floor(i / (n / n_trees)) of the row "
-           "order (or of a random permutation with shuffle), so one added row moves block boundaries and other rows "
-           "between trees; parallel composition over trees does not hold (diffprivlib-rf.md §3)";
-  };
-  a.make = learner_factory<DiffprivlibRfLearner>(diffprivlib_rf_params());
+  AlgorithmInfo a{
+      .name = "diffprivlib-rf",
+      .summary =
+          "IBM diffprivlib v0.6 RandomForestClassifier: random trees on public bounds, disjoint row blocks per tree, "
+          "permute-and-flip leaf labels (diffprivlib-rf.md). Names: n_estimators = n_trees; bounds = the schema's "
+          "public domains (categorical codes on [0, c-1]); classes = the schema's class list. Reconstructed from "
+          "the v0.6.6 code: uniform feature over all features, threshold on [lower, upper), x <= t goes left, "
+          "empty leaves uniform (as permute-and-flip on zero counts), float64 instead of float32 X",
+      .papers = "none yet (issue 16: a baseline of PrivaTree, privatree.md §7)",
+      .tasks = {TaskKind::kClassification},
+      .params = diffprivlib_rf_params().specs({}),
+      .privacy_status = [](const Params& p, TaskKind) -> std::string {
+        if (p.get_bool("strict") || p.get_int("n_trees") == 1) return "epsilon-DP";
+        return "published, not epsilon-DP: rows go to trees in contiguous blocks floor(i / (n / n_trees)) of the row "
+               "order (or of a random permutation with shuffle), so one added row moves block boundaries and other "
+               "rows "
+               "between trees; parallel composition over trees does not hold (diffprivlib-rf.md §3)";
+      },
+      .make = learner_factory<DiffprivlibRfLearner>(diffprivlib_rf_params())};
   return {a};
 }
 

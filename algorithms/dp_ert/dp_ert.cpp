@@ -49,12 +49,13 @@ struct DpErtParams {
 
 const ParamSet<DpErtParams>& dp_ert_params() {
   using P = DpErtParams;
-  static const ParamSet<P> set = ParamSet<P>()
-                                     .add(&P::epsilon, param::epsilon())
-                                     .add(&P::n_trees, param::n_trees(10, "N_T"))
-                                     .add(&P::max_depth, param::max_depth(5, "depth of every tree (d_full in the papers)"))
-                                     .add(&P::occupancy, occupancy_param("d_full = floor(log2(n_train / occupancy))"))
-                                     .add(&P::strict, param::strict());
+  static const ParamSet<P> set =
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon())
+          .add(&P::n_trees, param::n_trees(10, "N_T"))
+          .add(&P::max_depth, param::max_depth(5, "depth of every tree (d_full in the papers)"))
+          .add(&P::occupancy, occupancy_param("d_full = floor(log2(n_train / occupancy))"))
+          .add(&P::strict, param::strict());
   return set;
 }
 
@@ -103,24 +104,26 @@ class DpErtLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_ert_algorithms() {
-  AlgorithmInfo a;
-  a.name = "dp-ert";
-  a.summary = "DP extremely randomised trees (Bojarski et al. 2014): data-independent random structure, noisy leaves";
-  a.papers = "dipreme, dipreme-v1";
-  a.tasks = {TaskKind::kClassification, TaskKind::kRegression};
-  a.quirks = {
-      {"l1_error",
-       "the DiPriMe notebooks never threshold DP-ERT: its reported classification error is mean |y - p|, "
-       "accuracy 1 - L1 (dipreme.md §3.2, §3.6); plots and checks then use l1_error",
-       /*privacy_neutral=*/true},
-  };
+  AlgorithmInfo a{
+      .name = "dp-ert",
+      .summary =
+          "DP extremely randomised trees (Bojarski et al. 2014): data-independent random structure, noisy leaves",
+      .papers = "dipreme, dipreme-v1",
+      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
+      .quirks = {
+          {"l1_error",
+           "the DiPriMe notebooks never threshold DP-ERT: its reported classification error is mean |y - p|, "
+           "accuracy 1 - L1 (dipreme.md §3.2, §3.6); plots and checks then use l1_error",
+           /*privacy_neutral=*/true},
+      }};
   a.params = dp_ert_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
-    std::string s = task == TaskKind::kRegression
-                        ? "published, not epsilon-DP: leaf noise scale depends on the private leaf count (privacy.md §6.2)"
-                        : "published, not epsilon-DP: empty leaves switch to a uniform value, a data-dependent branch "
-                          "(dipreme.md §4 P5)";
+    std::string s =
+        task == TaskKind::kRegression
+            ? "published, not epsilon-DP: leaf noise scale depends on the private leaf count (privacy.md §6.2)"
+            : "published, not epsilon-DP: empty leaves switch to a uniform value, a data-dependent branch "
+              "(dipreme.md §4 P5)";
     if (p.get_int("occupancy") > 0)
       s += "; the occupancy depth rule reads the exact training-set size, private under add/remove-one (P11)";
     return s;

@@ -35,9 +35,16 @@ const ParamSet<DpRfParams>& dp_rf_params() {
           .add(&P::n_trees, param::n_trees(10, "N_T"))
           .add(&P::max_depth, param::max_depth(3, "d_max (d_mult = floor(log5(n_train/occ)) in the papers)"))
           .add(&P::occupancy, occupancy_param("d_mult = floor(log5(n_train / occupancy))"))
-          .add(&P::k, {.name = "k", .default_value = "0", .min = 0, .max = 1e6,
+          .add(&P::k, {.name = "k",
+                       .default_value = "0",
+                       .min = 0,
+                       .max = 1e6,
                        .doc = "candidate attributes per node (0 = all, the Tables)"})
-          .add(&P::subsample, {.name = "subsample", .default_value = "1", .min = 0, .max = 1, .min_exclusive = true,
+          .add(&P::subsample, {.name = "subsample",
+                               .default_value = "1",
+                               .min = 0,
+                               .max = 1,
+                               .min_exclusive = true,
                                .doc = "b: one subsample of floor(b n) rows shared by all trees"})
           .add(&P::strict, param::strict())
           .quirk(&P::split_eps_quirk, "dprf_reg_split_eps");
@@ -286,32 +293,35 @@ class DpRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_rf_algorithms() {
-  AlgorithmInfo a;
-  a.name = "dp-rf";
-  a.summary = "DP-RF (Patil & Singh 2014) as the DiPriMe authors ran it: binned inputs, multi-way splits, "
-              "noisy counts (clf) / noisy means (reg), one shared subsample";
-  a.papers = "dipreme";
-  a.tasks = {TaskKind::kClassification, TaskKind::kRegression};
-  a.quirks = {
-      {"dprf_reg_split_eps",
-       "regression: the authors' dprf_Reg.py exponentiates with the whole per-tree ε_tree instead of "
-       "ε_tree/(2(d_max+1)) at every split, overspending the budget (dipreme.md §3.4, §4 P8); the ledger "
-       "shows the epsilon actually spent",
-       /*privacy_neutral=*/true},
-  };
+  AlgorithmInfo a{
+      .name = "dp-rf",
+      .summary =
+          "DP-RF (Patil & Singh 2014) as the DiPriMe authors ran it: binned inputs, multi-way splits, "
+          "noisy counts (clf) / noisy means (reg), one shared subsample",
+      .papers = "dipreme",
+      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
+      .quirks = {
+          {"dprf_reg_split_eps",
+           "regression: the authors' dprf_Reg.py exponentiates with the whole per-tree ε_tree instead of "
+           "ε_tree/(2(d_max+1)) at every split, overspending the budget (dipreme.md §3.4, §4 P8); the ledger "
+           "shows the epsilon actually spent",
+           /*privacy_neutral=*/true},
+      }};
   a.params = dp_rf_params().specs(a.quirks);
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     const bool exact_n = p.get_int("occupancy") > 0 && !p.get_bool("strict");
     if (task == TaskKind::kClassification || p.get_bool("strict")) {
       if (p.list_contains("reference_quirks", "dprf_reg_split_eps") && task == TaskKind::kRegression)
-        return "published, not epsilon-DP: split EM spends ε_tree per level beyond the nominal budget (dipreme.md §4 P8)";
+        return "published, not epsilon-DP: split EM spends ε_tree per level beyond the nominal budget (dipreme.md §4 "
+               "P8)";
       if (exact_n)
         return "published, not epsilon-DP: the occupancy depth rule reads the exact training-set size, private under "
                "add/remove-one (dipreme.md §4 P11; strict pays for a noisy n)";
       return "epsilon-DP";
     }
-    std::string s = "published, not epsilon-DP: leaf noise scale depends on the private count (P2); selection "
-                    "Δ = 4B²/n uses the private n (P4)";
+    std::string s =
+        "published, not epsilon-DP: leaf noise scale depends on the private count (P2); selection "
+        "Δ = 4B²/n uses the private n (P4)";
     if (p.list_contains("reference_quirks", "dprf_reg_split_eps")) s += "; split EM spends ε_tree per level (P8)";
     if (exact_n) s += "; the occupancy depth rule reads the exact n (P11)";
     return s + " (dipreme.md §4)";

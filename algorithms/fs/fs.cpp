@@ -51,15 +51,16 @@ class FsLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> fs_algorithms() {
-  AlgorithmInfo a;
-  a.name = "fs";
-  a.summary = "FS: Friedman & Schuster 2010 DiffP-C4.5 with continuous attributes (max scorer, one tree, depth 5), "
-              "as Fletcher & Islam ran it; no pruning";
-  a.papers = "smooth-rdf";
-  a.tasks = {TaskKind::kClassification};
-  a.params = fs_params().specs(a.quirks);
-  a.privacy_status = [](const Params&, TaskKind) -> std::string { return "epsilon-DP"; };
-  a.make = learner_factory<FsLearner>(fs_params());
+  AlgorithmInfo a{
+      .name = "fs",
+      .summary =
+          "FS: Friedman & Schuster 2010 DiffP-C4.5 with continuous attributes (max scorer, one tree, depth 5), "
+          "as Fletcher & Islam ran it; no pruning",
+      .papers = "smooth-rdf",
+      .tasks = {TaskKind::kClassification},
+      .params = fs_params().specs({}),
+      .privacy_status = [](const Params&, TaskKind) -> std::string { return "epsilon-DP"; },
+      .make = learner_factory<FsLearner>(fs_params())};
   return {a};
 }
 

@@ -34,13 +34,18 @@ const ParamSet<LumberjackParams>& lumberjack_params() {
           .add(&P::epsilon, param::epsilon("total epsilon of the forest (authors' yaml: 4)"))
           .add(&P::delta, param::delta("1e-6", "total delta of the forest (authors' yaml: 1e-6)"))
           .add(&P::splitting_fraction,
-               {.name = "splitting_fraction", .default_value = "0.7", .min = 0, .max = 1, .min_exclusive = true,
+               {.name = "splitting_fraction",
+                .default_value = "0.7",
+                .min = 0,
+                .max = 1,
+                .min_exclusive = true,
                 .doc = "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly in "
                        "(0, 1) (yaml: 0.7)"})
           .add(&P::n_trees, param::n_trees(100, "T (the authors' n_estimators; code default 100, yaml 1)"))
           .add(&P::max_depth, param::max_depth(32, "h, the tree height (code default 32, yaml 90)", 1, 200))
           .add(&P::leaf,
-               {.name = "leaf_algorithm", .default_value = "noisy_majority",
+               {.name = "leaf_algorithm",
+                .default_value = "noisy_majority",
                 .doc = "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); "
                        "exponential_mechanism: Gumbel noisy max with scale 1/sqrt(8 rho_tree) (yaml) — rho_tree-zCDP "
                        "because counts are monotone under add/remove; under replace-one the scale would have to double "
@@ -257,23 +262,24 @@ class LumberjackLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> lumberjack_algorithms() {
-  AlgorithmInfo a;
-  a.name = "lumberjack";
-  a.summary = "Lumberjack (Lebeda et al. 2026): deep data-independent random trees on all rows, pruned by an "
-              "(eps, delta)-DP Gaussian sparse-histogram heavy-hitter test, noisy-count leaves, majority vote";
-  a.papers = "lumberjack";
-  a.tasks = {TaskKind::kClassification};
-  a.quirks = {
-      {"as_coded_suppression",
-       "dp_alternative_sparse.py lines 950-962: nodes with n <= 2 are suppressed deterministically and a node is "
-       "heavy iff n + N(0, sigma^2) >= tau; the GSHM calibration (p = Phi(tau/sigma)) does not cover a 2 -> 3 "
-       "change, so the release is not certified (lumberjack.md §4.2-§4.3). Default: only n = 0 suppressed, "
-       "integer threshold ceil(tau) + 2 (covers an appearing count of 1 under discrete noise)"},
-      {"argmin_threshold",
-       "threshold_calculator.py: invalid (sigma, tau) candidates are stored as tau = -1 and argmin picks them, "
-       "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
-       "changes nothing when sigma_min is valid (every worked setting of §3.2)"},
-  };
+  AlgorithmInfo a{
+      .name = "lumberjack",
+      .summary =
+          "Lumberjack (Lebeda et al. 2026): deep data-independent random trees on all rows, pruned by an "
+          "(eps, delta)-DP Gaussian sparse-histogram heavy-hitter test, noisy-count leaves, majority vote",
+      .papers = "lumberjack",
+      .tasks = {TaskKind::kClassification},
+      .quirks = {
+          {"as_coded_suppression",
+           "dp_alternative_sparse.py lines 950-962: nodes with n <= 2 are suppressed deterministically and a node is "
+           "heavy iff n + N(0, sigma^2) >= tau; the GSHM calibration (p = Phi(tau/sigma)) does not cover a 2 -> 3 "
+           "change, so the release is not certified (lumberjack.md §4.2-§4.3). Default: only n = 0 suppressed, "
+           "integer threshold ceil(tau) + 2 (covers an appearing count of 1 under discrete noise)"},
+          {"argmin_threshold",
+           "threshold_calculator.py: invalid (sigma, tau) candidates are stored as tau = -1 and argmin picks them, "
+           "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
+           "changes nothing when sigma_min is valid (every worked setting of §3.2)"},
+      }};
   a.params = lumberjack_params().specs(a.quirks);
   a.privacy_bound = [](const Params& p, TaskKind) {
     const double e = p.get_double("epsilon");

@@ -62,9 +62,15 @@ ParamSet<MrfParams> method_params(Method method) {
   if (method != Method::kTrees) set.add(&P::epsilon, param::epsilon());
   set.add(&P::n_trees, param::n_trees(16, "τ, trees over all ensembles (τ_i = ⌊τ/q⌋)"))
       .add(&P::max_depth, param::max_depth(3, "h, depth of every random tree", 0, 64))
-      .add(&P::n_ensembles, {.name = "n_ensembles", .default_value = "1", .min = 1, .max = 10000,
+      .add(&P::n_ensembles, {.name = "n_ensembles",
+                             .default_value = "1",
+                             .min = 1,
+                             .max = 10000,
                              .doc = "q, ensembles over random feature subsets (Alg. 3)"})
-      .add(&P::ensemble_features, {.name = "ensemble_features", .default_value = "0", .min = 0, .max = 100000,
+      .add(&P::ensemble_features, {.name = "ensemble_features",
+                                   .default_value = "0",
+                                   .min = 0,
+                                   .max = 100000,
                                    .doc = "d̄, features per ensemble (0: all features)"})
       .add(&P::cutoffs, {.name = "cutoffs",
                          .doc = "right-closed cut-offs of numeric features, \"name=c1/c2;...\" (spec §5.1), or "
@@ -77,14 +83,27 @@ ParamSet<MrfParams> method_params(Method method) {
   if (method == Method::kTrain || method == Method::kPredict || method == Method::kSubsample) {
     std::vector<std::string> choices = {"identity", "hdmm"};
     if (method == Method::kTrain) choices.push_back("hdmm-full");
-    set.add(&P::strategy, {.name = "strategy", .default_value = "identity", .choices = choices,
+    set.add(&P::strategy, {.name = "strategy",
+                           .default_value = "identity",
+                           .choices = choices,
                            .doc = "strategy A: identity (the published runs), hdmm (HDMM OPT), hdmm-full (training: "
                                   "p-Identity on the whole domain)"})
-        .add(&P::p, {.name = "p", .default_value = "1", .min = 1, .max = 4096,
+        .add(&P::p, {.name = "p",
+                     .default_value = "1",
+                     .min = 1,
+                     .max = 4096,
                      .doc = "p of the p-Identity templates (the authors: 1)"})
-        .declare({.name = "restarts", .type = ParamType::kInt, .default_value = "1", .min = 1, .max = 1000,
+        .declare({.name = "restarts",
+                  .type = ParamType::kInt,
+                  .default_value = "1",
+                  .min = 1,
+                  .max = 1000,
                   .doc = "p-Identity: best of this many random starts (the authors: 1; investigation)"})
-        .declare({.name = "init_scale", .type = ParamType::kDouble, .default_value = "1", .min = 1e-9, .max = 1e9,
+        .declare({.name = "init_scale",
+                  .type = ParamType::kDouble,
+                  .default_value = "1",
+                  .min = 1e-9,
+                  .max = 1e9,
                   .doc = "p-Identity: start Θ i.i.d. Uniform[0, init_scale) (the authors: 1; small = near identity)"})
         .then([](P& m, const Params& v) {
           m.start.restarts = v.get_int("restarts");
@@ -97,7 +116,10 @@ ParamSet<MrfParams> method_params(Method method) {
             {{"weight", true}, {"hard", false}});
   if (is_prediction_release(method))
     set.add(&P::query_batch,
-            {.name = "query_batch", .default_value = "0", .min = 0, .max = 100000000,
+            {.name = "query_batch",
+             .default_value = "0",
+             .min = 0,
+             .max = 100000000,
              .doc = "b, queries per private release (Fig. 3b, App. Fig. 4): 0 = the test rows are one batch; b > 0 = "
                     "the test rows, in random order, answered by independent releases of b queries each (every "
                     "release spends ε; the row's accuracy is their mean)"});

@@ -213,27 +213,30 @@ class PrivaTreeV2Learner : public Learner {
 }  // namespace
 
 AlgorithmInfo privatree_v2_algorithm() {
-  AlgorithmInfo a;
-  a.name = "privatree-v2";
-  a.summary =
-      "PrivaTree as in arXiv v2 (authors' code 2aff7a0, privatree.md §5): noisy per-class histograms per feature, "
-      "the smallest noisy Gini taken deterministically, data-dependent stopping, permute-and-flip leaves; bins from "
-      "exact quantiles of the training rows (the paper's PrivaTree*, use_private_quantiles = False) or uniform. "
-      "Published, not epsilon-DP; the JointExp private quantiles of the paper's default are not implemented";
-  a.papers = "none yet (issue 16; privatree.md §5, for comparison with the paper)";
-  a.tasks = {TaskKind::kClassification};
-  a.params = privatree_v2_params().specs(a.quirks);
-  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
-    std::string s = "published, not epsilon-DP: ";
-    if (p.get_string("bins") == "quantiles") s += "bin edges are exact quantiles of the training rows; ";
-    return s + "stops on pure nodes and on fewer than 2 rows, the leaf budget reads the exact n, and the p features' "
+  AlgorithmInfo a{
+      .name = "privatree-v2",
+      .summary =
+          "PrivaTree as in arXiv v2 (authors' code 2aff7a0, privatree.md §5): noisy per-class histograms per feature, "
+          "the smallest noisy Gini taken deterministically, data-dependent stopping, permute-and-flip leaves; bins "
+          "from "
+          "exact quantiles of the training rows (the paper's PrivaTree*, use_private_quantiles = False) or uniform. "
+          "Published, not epsilon-DP; the JointExp private quantiles of the paper's default are not implemented",
+      .papers = "none yet (issue 16; privatree.md §5, for comparison with the paper)",
+      .tasks = {TaskKind::kClassification},
+      .params = privatree_v2_params().specs({}),
+      .privacy_status = [](const Params& p, TaskKind) -> std::string {
+        std::string s = "published, not epsilon-DP: ";
+        if (p.get_string("bins") == "quantiles") s += "bin edges are exact quantiles of the training rows; ";
+        return s +
+               "stops on pure nodes and on fewer than 2 rows, the leaf budget reads the exact n, and the p features' "
                "noisy histograms at one node cost p epsilon_node, not epsilon_node (privatree.md §5)";
-  };
-  a.privacy_bound = [](const Params&, TaskKind) {
-    const double inf = std::numeric_limits<double>::infinity();
-    return PrivacyBound{inf, inf, 0.0};
-  };
-  a.make = learner_factory<PrivaTreeV2Learner>(privatree_v2_params());
+      },
+      .privacy_bound =
+          [](const Params&, TaskKind) {
+            const double inf = std::numeric_limits<double>::infinity();
+            return PrivacyBound{inf, inf, 0.0};
+          },
+      .make = learner_factory<PrivaTreeV2Learner>(privatree_v2_params())};
   return a;
 }
 

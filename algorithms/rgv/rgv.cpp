@@ -55,9 +55,11 @@ const ParamSet<RgvParams>& rgv_params() {
   static const ParamSet<P> set =
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("privacy budget, spent in full by every tree (RGV's notion)"))
-          .add(&P::n_trees, param::n_trees(110, "tau; RGV chooses it by formulas Fletcher & Islam do not reproduce "
-                                                "(110-1385 in their runs, §5.2); default the low end"))
-          .add(&P::max_depth, param::max_depth(5, "FS depth D (Fletcher & Islam ran FS at 5; RGV's is not given)", 1, 30))
+          .add(&P::n_trees, param::n_trees(110,
+                                           "tau; RGV chooses it by formulas Fletcher & Islam do not reproduce "
+                                           "(110-1385 in their runs, §5.2); default the low end"))
+          .add(&P::max_depth,
+               param::max_depth(5, "FS depth D (Fletcher & Islam ran FS at 5; RGV's is not given)", 1, 30))
           .add(&P::strict, param::strict());
   return set;
 }
@@ -119,28 +121,28 @@ class RgvLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> rgv_algorithms() {
-  AlgorithmInfo a;
-  a.name = "rgv";
-  a.summary =
-      "RGV (Rana, Gupta & Venkatesh 2015), reconstructed from Fletcher & Islam §5.2 (smooth-rdf.md §2.3). "
-      "SPECIFIED: FS-like trees, the full epsilon per tree, 110-1385 trees per dataset, binary classes only, "
-      "a privacy notion weaker than epsilon-DP. RECONSTRUCTED: the trees are exactly FS's (max scorer, depth 5, "
-      "eps/((2+c)D+2) per operation, noisy leaf counts; RGV's modifications are unknown), every tree on the whole "
-      "training set, majority vote of the trees' argmax labels, and the tree count is the parameter n_trees "
-      "(RGV's formula is unknown; Fig. 14 runs both ends of the printed range). Ledger: each tree charges FS's "
-      "operations at eps' (Laplace counts, interval EM, attribute EM, Laplace class counts; Friedman & Schuster "
-      "2010) under a claimed-parallel forest scope: claimed total = eps (RGV's claim), conservative = tau * eps; "
-      "charges uncertified. strict: eps/tau per tree, sequential, certified";
-  a.papers = "smooth-rdf";
-  a.tasks = {TaskKind::kClassification};
-  a.params = rgv_params().specs(a.quirks);
-  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
-    if (p.get_bool("strict")) return "epsilon-DP";
-    return "published, not epsilon-DP: RGV's weaker notion (protects feature values and labels, not presence; "
-           "keeps only the output variance invariant, Fletcher & Islam §5.2 fn. 4) lets every one of the tau trees "
-           "spend the full epsilon on all training rows; standard sequential composition gives tau * epsilon "
-           "(epsilon_spent_conservative)";
-  };
+  AlgorithmInfo a{
+      .name = "rgv",
+      .summary =
+          "RGV (Rana, Gupta & Venkatesh 2015), reconstructed from Fletcher & Islam §5.2 (smooth-rdf.md §2.3). "
+          "SPECIFIED: FS-like trees, the full epsilon per tree, 110-1385 trees per dataset, binary classes only, "
+          "a privacy notion weaker than epsilon-DP. RECONSTRUCTED: the trees are exactly FS's (max scorer, depth 5, "
+          "eps/((2+c)D+2) per operation, noisy leaf counts; RGV's modifications are unknown), every tree on the whole "
+          "training set, majority vote of the trees' argmax labels, and the tree count is the parameter n_trees "
+          "(RGV's formula is unknown; Fig. 14 runs both ends of the printed range). Ledger: each tree charges FS's "
+          "operations at eps' (Laplace counts, interval EM, attribute EM, Laplace class counts; Friedman & Schuster "
+          "2010) under a claimed-parallel forest scope: claimed total = eps (RGV's claim), conservative = tau * eps; "
+          "charges uncertified. strict: eps/tau per tree, sequential, certified",
+      .papers = "smooth-rdf",
+      .tasks = {TaskKind::kClassification},
+      .params = rgv_params().specs({}),
+      .privacy_status = [](const Params& p, TaskKind) -> std::string {
+        if (p.get_bool("strict")) return "epsilon-DP";
+        return "published, not epsilon-DP: RGV's weaker notion (protects feature values and labels, not presence; "
+               "keeps only the output variance invariant, Fletcher & Islam §5.2 fn. 4) lets every one of the tau trees "
+               "spend the full epsilon on all training rows; standard sequential composition gives tau * epsilon "
+               "(epsilon_spent_conservative)";
+      }};
   // Claimed: epsilon (RGV's notion); conservative: tau epsilon, every tree on all rows (strict: epsilon).
   a.privacy_bound = [](const Params& p, TaskKind) {
     const double e = p.get_double("epsilon");
