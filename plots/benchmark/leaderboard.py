@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """The leaderboard (issue 16): ranks, critical-difference diagrams, metric-vs-epsilon panels, wins/ties/losses
 against the best non-private forest, and fit times, from the results of configs/benchmark/*.yaml.
 
-usage: leaderboard.py [--publish DIR [--readme README.md]] RESULTS_DIR [RESULTS_DIR ...]
+usage: python3 -m plots.benchmark.leaderboard [--publish DIR [--readme README.md]] RESULTS_DIR [RESULTS_DIR ...]
 
 --publish copies the light outputs (the report, headline figure, ranks, summary, W/T/L, fit times,
 completeness) to DIR, e.g. results/reference/benchmark/leaderboard (tracked), and --readme rewrites the
@@ -33,8 +32,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import metric, plt, replace_marked_block  # noqa: E402
+from plots.common import metric, plt, replace_marked_block
 
 ALPHA = 0.05
 # q_alpha at alpha = 0.05 for the Nemenyi test (Demšar 2006, Table 5a), used only if scipy lacks

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
-"""Self test of plots/benchmark/leaderboard.py, no pytest needed:
+"""Self test of the leaderboard (plots/benchmark), no pytest needed; from the repository root:
 
-    /usr/bin/python3 plots/benchmark/test_leaderboard.py            # run the checks
-    /usr/bin/python3 plots/benchmark/test_leaderboard.py --make-sample DIR
+    python3 -m plots.benchmark.test_leaderboard            # run the checks
+    python3 -m plots.benchmark.test_leaderboard --make-sample DIR
         # write the synthetic 10 x 10-fold sample (DIR/classification, DIR/binary, DIR/regression) and stop
 
 The statistics are checked against hand-computed values (Demšar 2006's worked example) and scipy; the whole
@@ -17,9 +16,10 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import leaderboard as lb  # noqa: E402
+from plots import ROOT
+from plots.benchmark import leaderboard as lb
+
+LEADERBOARD = [sys.executable, "-m", "plots.benchmark.leaderboard"]
 
 EPS = [0.1, 0.3, 1, 3, 10]
 FIELDS = ["paper", "experiment", "label", "algorithm", "dataset", "task", "epsilon", "repetition", "fold",
@@ -229,12 +229,11 @@ def test_scope_rules():
 
 
 def test_end_to_end():
-    script = os.path.join(HERE, "leaderboard.py")
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run([sys.executable, script, os.path.join(tmp, "nothing")], capture_output=True, text=True)
+        r = subprocess.run(LEADERBOARD + [os.path.join(tmp, "nothing")], capture_output=True, text=True, cwd=ROOT)
         check(r.returncode != 0 and "no results table" in r.stderr, "missing results.csv: clear error")
         dirs = make_sample(os.path.join(tmp, "benchmark"))
-        r = subprocess.run([sys.executable, script] + dirs, capture_output=True, text=True)
+        r = subprocess.run(LEADERBOARD + dirs, capture_output=True, text=True, cwd=ROOT)
         check(r.returncode == 0, "script runs on the synthetic sample" + ("" if r.returncode == 0 else r.stderr))
         out = os.path.join(tmp, "benchmark", "leaderboard")
         with open(os.path.join(out, "ranks.csv")) as f:
@@ -274,15 +273,14 @@ def test_end_to_end():
 
 
 def test_publish_and_readme_block():
-    script = os.path.join(HERE, "leaderboard.py")
     with tempfile.TemporaryDirectory() as tmp:
         dirs = make_sample(os.path.join(tmp, "benchmark"))
         pub = os.path.join(tmp, "ref", "benchmark", "leaderboard")
         readme = os.path.join(tmp, "README.md")
         with open(readme, "w") as f:
             f.write("# x\n\n## Results\n\n" + lb.README_BEGIN + "\nold\n" + lb.README_END + "\n\nafter\n")
-        r = subprocess.run([sys.executable, script, "--publish", pub, "--readme", readme] + dirs,
-                           capture_output=True, text=True)
+        r = subprocess.run(LEADERBOARD + ["--publish", pub, "--readme", readme] + dirs,
+                           capture_output=True, text=True, cwd=ROOT)
         check(r.returncode == 0, "--publish/--readme run" + ("" if r.returncode == 0 else r.stderr))
         check(all(os.path.exists(os.path.join(pub, n)) for n in ("leaderboard.md", "headline.png", "ranks.csv")),
               "published copy holds the report, the headline figure and the ranks")
@@ -307,15 +305,14 @@ def test_publish_and_readme_block():
 
 def test_committed_readme_block():
     # When the repository carries a published leaderboard, README.md's block must be the one it gives.
-    root = os.path.dirname(os.path.dirname(HERE))
-    pub = os.path.join(root, "results", "reference", "benchmark", "leaderboard")
+    pub = os.path.join(ROOT, "results", "reference", "benchmark", "leaderboard")
     if not os.path.exists(os.path.join(pub, "ranks.csv")):
         print("     (no published leaderboard in this checkout)")
         return
-    check(lb.update_readme(os.path.join(root, "README.md"),
+    check(lb.update_readme(os.path.join(ROOT, "README.md"),
                            lb.readme_block(pub, "results/reference/benchmark/leaderboard"), check_only=True),
           "README.md's leaderboard block matches results/reference/benchmark/leaderboard "
-          "(rerun plots/benchmark/leaderboard.py --publish ... --readme README.md)")
+          "(rerun python3 -m plots.benchmark.leaderboard --publish ... --readme README.md)")
 
 
 def main():

@@ -17,15 +17,12 @@ import math
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 
 import yaml
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reference"))
-import reference  # noqa: E402  (plots/reference: the snapshot's reader of `dpforest status`)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plots import ROOT, module_path, package_dir
+from plots.reference import reference
 
 
 class ReportError(Exception):
@@ -54,9 +51,9 @@ def experiments_of(paper, root=ROOT):
 
 
 def load_captions(paper, root=ROOT):
-    """plots/<paper>/captions.yaml: {paper, title, items: [{experiment, caption, note?}]} in the paper's
+    """plots/<package>/captions.yaml: {paper, title, items: [{experiment, caption, note?}]} in the paper's
     order. Every figure/table config of the paper must be listed exactly once."""
-    path = os.path.join(root, "plots", paper, "captions.yaml")
+    path = os.path.join(package_dir(paper, root), "captions.yaml")
     if not os.path.exists(path):
         raise ReportError(f"{path}: missing (the paper's order of tables and figures and their captions)")
     doc = load_yaml(path)
@@ -91,7 +88,8 @@ def make_command(paper, exp):
 
 
 def plot_script(paper, exp, root=ROOT):
-    return os.path.join(root, "plots", paper, exp.replace("-", "_") + ".py")
+    """The file of the module that draws the experiment (plots/<package>/<module>.py)."""
+    return module_path(paper, exp, root)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -439,7 +437,7 @@ def gather(paper, results_root, reference_root, dpforest, root=ROOT):
             snap_json, os.path.join(root, "configs", paper, "published.yaml"))
         if not current:
             notes.append(f"{snap_json_path} {why}: the snapshot's verdicts and explanations may be out of date; "
-                         f"`python3 plots/reference/snapshot.py --paper {paper} --published-only` (with the full "
+                         f"`python3 -m plots.reference.snapshot --paper {paper} --published-only` (with the full "
                          f"results) or `make snapshot PAPER={paper}` rewrites them.")
     if snap_json is None and any(s["kind"] == "snapshot" for s in sources.values()):
         notes.append(f"{snap_json_path} is missing: snapshot experiments show no verdicts.")
