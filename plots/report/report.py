@@ -86,8 +86,8 @@ def claim_rows(claims):
     rows = []
     for c in claims:
         cls = S.claim_class(c)
-        v = c.get("verdict") if c.get("verdict") == "not evaluated" else CLAIM_TEXT[cls]
-        if cls == "no_data" and v == "no data":
+        v = CLAIM_TEXT[cls]
+        if cls == "no_data":
             v += no_data_hint(c)
         meas = []
         if c.get("measured"):  # check-published's own summary of what it measured

@@ -1,7 +1,8 @@
 """Unit tests of the fidelity report generator (ctest `report`): captions cover every config, the data
-source per experiment, counts from a snapshot, the fresh path through `check-published --json` and its
-development fallback, the page's structure (paper order, self-contained images, no-data commands), and that
-README.md's fidelity block matches what the committed snapshot gives.
+source per experiment, counts from a snapshot, the fresh path through `check-published --json` (and, when
+the check cannot run, fresh results left unused rather than judged here), the page's structure (paper
+order, self-contained images, no-data commands), and that README.md's fidelity block matches what the
+committed snapshot gives.
 
     python3 -m plots.report.test_report [-v]        (from the repository root)"""
 import json
@@ -153,30 +154,31 @@ class Gather(unittest.TestCase):
         self.assertEqual(d["counts"], doc["counts"])
         self.assertEqual(d["notes"], [])
 
-    def test_fallback_without_json_measures_here(self):
+    def test_fresh_results_without_json_are_not_judged_here(self):
+        # A dpforest without `check-published --json`: no verdict is derived from the fresh results; with no
+        # snapshot every entry is check-published's absence of data, and a note names the reason.
         path, cells = fixture.privatree_results(self.res)
         dpf = fixture.fake_dpforest(os.path.join(self.tmp.name, "dpf"), cells, cells)  # refuses --json
         d = S.gather("privatree", self.res, self.ref, dpf)
-        self.assertTrue(any("unrecognised option '--json'" in n for n in d["notes"]), d["notes"])
-        e = next(x for x in d["numbers"] if x["id"] == "tree-adult")
-        m = e["ours"]["paper_method"]
-        # folds 0..4 give 0.80..0.84 twice: mean 0.82, sample sd over 10 values
-        self.assertAlmostEqual(m["mean"], 0.82, places=12)
-        self.assertEqual(m["n"], 10)
-        self.assertAlmostEqual(m["sd"], 0.014907119849998597, places=12)
-        self.assertEqual(e["verdict"], "within")  # 0.84 printed, tolerance 0.03
-        e = next(x for x in d["numbers"] if x["id"] == "diffprivlib-adult-eps0.01")
-        self.assertEqual((e["verdict"], S.verdict_class(e)), ("outside", "outside_explained"))  # 0.752 ± 0.06
-        self.assertTrue(all(c["verdict"] == "not evaluated" for c in d["claims"]))
+        self.assertTrue(any("unrecognised option '--json'" in n and "not used" in n for n in d["notes"]), d["notes"])
+        self.assertEqual(d["sources"]["table-appendix"]["kind"], "none")
+        self.assertIn("fresh results not used", d["sources"]["table-appendix"]["detail"])
+        self.assertTrue(all(e["verdict"] == "no data" and e["origin"] == "none" for e in d["numbers"]))
+        self.assertTrue(all(c["verdict"] == "no data" for c in d["claims"]))
+        self.assertEqual(d["counts"]["no_data"], d["counts"]["numbers"])
 
-    def test_metric_rules_as_the_check(self):
-        row = {"accuracy": "0.9", "error": "0.1", "l1_error": "0.25", "reference_quirks": "a,l1_error"}
-        self.assertAlmostEqual(S.metric_of(row, "accuracy"), 0.75)
-        self.assertAlmostEqual(S.metric_of(row, "error"), 0.25)
-        self.assertAlmostEqual(S.metric_of({"error": "0.1"}, "1-error"), 0.9)
-        self.assertTrue(S.same_value("1", "1.0"))
-        self.assertTrue(S.same_value(S.yaml_text(True), "true"))
-        self.assertFalse(S.same_value("adult", "adult:train"))
+    def test_fresh_results_without_json_fall_back_on_the_snapshot(self):
+        # The same with a snapshot: its published.json gives every verdict (as check-published made them).
+        expected = fixture.snapshot(self.ref, "privatree")
+        path, cells = fixture.privatree_results(self.res)
+        for dpf in (fixture.fake_dpforest(os.path.join(self.tmp.name, "dpf"), cells, cells),
+                    os.path.join(self.tmp.name, "no-such-dpforest")):
+            d = S.gather("privatree", self.res, self.ref, dpf)
+            src = d["sources"]["table-appendix"]
+            self.assertEqual(src["kind"], "snapshot", dpf)
+            self.assertIn("fresh results not used", src["detail"])
+            self.assertEqual(d["counts"], expected)
+            self.assertTrue(all(e["origin"] == "snapshot" for e in d["numbers"]))
 
 
 class Page(unittest.TestCase):
