@@ -283,6 +283,8 @@ def fill_nodata(text):
 
 
 def nodata_number(paper, n):
+    """A number's entry when no check-published JSON has one (no snapshot and no checked fresh results):
+    there is no data, so there is nothing to judge; the fields follow the JSON schema."""
     exp = str(n["experiment"])
     return {"id": n["id"], "source": n.get("source", ""), "experiment": exp, "metric": n.get("metric", ""),
             "value": n.get("value"), "spread": n.get("spread"), "tolerance": n.get("tolerance"),
@@ -292,6 +294,7 @@ def nodata_number(paper, n):
 
 
 def nodata_claim(paper, c):
+    """A claim's entry when no check-published JSON has one (as nodata_number)."""
     exps = claim_experiments(c)
     return {"id": c["id"], "source": c.get("source", ""), "text": c.get("statement", ""),
             "experiment": exps[0] if len(exps) == 1 else exps, "verdict": "no data", "effect": None, "p": None,
