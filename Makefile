@@ -24,18 +24,27 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD   ?= build
 RESULTS ?= results
 PY      := /usr/bin/python3
+# The plot, report and leaderboard targets run under a python3 that has matplotlib: /usr/bin/python3, else
+# the first python3 on PATH with it (experiments/tools/plot_python.sh, which names the package to install
+# when there is none). Evaluated once, by the targets that use it. Everything runs as `python3 -m ...`
+# from this folder (docs/plots.md).
+PLOT_PY = $(eval PLOT_PY := $$(or $$(shell experiments/tools/plot_python.sh),$$(error no python3 with matplotlib: see the line above)))$(PLOT_PY)
 DPF     := $(BUILD)/dpforest
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 
-.PHONY: all build tool deps calibrate test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published snapshot verify report audit bench datasets list fuzz clean
+.PHONY: all build tool deps plot-deps calibrate test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published snapshot verify report audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
 
 deps:
 	@experiments/tools/deps.sh build plots python
+
+# The plots' Debian packages alone (a prerequisite, so that PLOT_PY is looked up after they are installed).
+plot-deps:
+	@experiments/tools/deps.sh plots
 
 build: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
@@ -77,11 +86,11 @@ test-cluster: tool
 
 reproduce-figure-%: tool
 	$(DPF) run configs/$(PAPER)/figure-$*.yaml --threads $(THREADS) --results $(RESULTS)
-	$(PY) plots/$(PAPER)/figure_$*.py $(RESULTS)/$(PAPER)/figure-$*
+	$(PLOT_PY) -m plots $(PAPER) figure-$* $(RESULTS)/$(PAPER)/figure-$*
 
 reproduce-table-%: tool
 	$(DPF) run configs/$(PAPER)/table-$*.yaml --threads $(THREADS) --results $(RESULTS)
-	$(PY) plots/$(PAPER)/table_$*.py $(RESULTS)/$(PAPER)/table-$*
+	$(PLOT_PY) -m plots $(PAPER) table-$* $(RESULTS)/$(PAPER)/table-$*
 
 reproduce: tool
 	@set -e; for c in configs/$(PAPER)/figure-*.yaml configs/$(PAPER)/table-*.yaml; do \
@@ -93,12 +102,12 @@ reproduce: tool
 # Nemenyi critical-difference diagrams, accuracy-vs-epsilon panels, wins/ties/losses against the best
 # non-private forest and fit times (results/benchmark/leaderboard/). Resumable: finished cells are kept.
 # PUBLISH=1 also copies the light outputs to $(REFERENCE)/benchmark/leaderboard/ (tracked) and rewrites
-# README.md's leaderboard block from them (plots/benchmark/test_leaderboard.py checks the two agree).
+# README.md's leaderboard block from them (python3 -m plots.benchmark.test_leaderboard checks the two agree).
 BENCHMARK_CONFIGS := classification binary regression
 reproduce-benchmark: tool
 	@set -e; for c in $(BENCHMARK_CONFIGS); do \
 	  $(DPF) run configs/benchmark/$$c.yaml --threads $(THREADS) --results $(RESULTS); done
-	$(PY) plots/benchmark/leaderboard.py $(if $(PUBLISH),--publish $(REFERENCE)/benchmark/leaderboard --readme README.md) \
+	$(PLOT_PY) -m plots.benchmark.leaderboard $(if $(PUBLISH),--publish $(REFERENCE)/benchmark/leaderboard --readme README.md) \
 	  $(foreach c,$(BENCHMARK_CONFIGS),$(RESULTS)/benchmark/$(c))
 
 check-published: tool
@@ -115,7 +124,7 @@ snapshot: tool
 	@set -e; papers="$(if $(filter command line,$(origin PAPER)),$(PAPER),$$(for d in $(RESULTS)/*/; do p=$$(basename $$d); [ "$$p" != reference ] && [ -d configs/$$p ] && echo $$p; done))"; \
 	  [ -n "$$papers" ] || { echo "make snapshot: no results of any paper in $(RESULTS)/" >&2; exit 1; }; \
 	  rc=0; for p in $$papers; do \
-	    $(PY) plots/reference/snapshot.py --paper $$p --results $(RESULTS) --out $(REFERENCE) --dpforest $(DPF) \
+	    $(PY) -m plots.reference.snapshot --paper $$p --results $(RESULTS) --out $(REFERENCE) --dpforest $(DPF) \
 	      $(foreach e,$(EXPERIMENT),--experiment $(e)) $(if $(ALLOW_PARTIAL),--allow-partial) || rc=1; done; exit $$rc
 
 # Reruns (or reuses complete results) and compares every cell with the snapshot: paired t-test per cell
@@ -123,15 +132,14 @@ snapshot: tool
 # missing cell. EXPERIMENT=figure-2 (or several, space separated) limits it; RERUN=1 ignores existing
 # results and runs into a temporary results root.
 verify: tool
-	$(PY) plots/reference/verify.py --paper $(PAPER) --results $(RESULTS) --reference $(REFERENCE) --dpforest $(DPF) \
+	$(PY) -m plots.reference.verify --paper $(PAPER) --results $(RESULTS) --reference $(REFERENCE) --dpforest $(DPF) \
 	  --threads $(THREADS) $(foreach e,$(EXPERIMENT),--experiment $(e)) $(if $(RERUN),--rerun)
 # The fidelity report (issue 18): results/<paper>/report.html (self-contained) and report.md for every paper
 # with a published.yaml, or PAPER's alone; rewrites README.md's fidelity block from the committed snapshot.
 # Builds nothing: it uses build/dpforest when present (completeness of fresh results, check-published
 # --json), else works from the snapshot (results/reference/) alone.
-report:
-	@experiments/tools/deps.sh plots
-	$(PY) plots/report/report.py $(if $(filter command line,$(origin PAPER)),--paper $(PAPER),) --results $(RESULTS) --dpforest $(DPF)
+report: plot-deps
+	$(PLOT_PY) -m plots.report.report $(if $(filter command line,$(origin PAPER)),--paper $(PAPER),) --results $(RESULTS) --dpforest $(DPF)
 
 # The privacy audit matrix (configs/audit/matrix.yaml): results/audit/audit.{csv,md}; exit 6 on an alarm.
 audit: tool
@@ -139,7 +147,7 @@ audit: tool
 
 bench: tool
 	@experiments/tools/deps.sh bench
-	$(PY) experiments/tools/bench.py --dpforest $(DPF) --out $(RESULTS)/bench/bench.csv
+	$(PY) -m experiments.tools.bench --dpforest $(DPF) --out $(RESULTS)/bench/bench.csv
 
 datasets: tool
 	$(DPF) datasets fetch
@@ -156,7 +164,7 @@ calibrate: tool
 	  $(DPF) run experiments/cost/calibration/$$c.yaml --results $(RESULTS) --dry-run \
 	    --cells-tsv $(RESULTS)/calibration/$$c.cells.tsv >/dev/null || exit $$?; \
 	done
-	$(PY) experiments/tools/calibrate_cost.py --out experiments/cost/cost_table.inc \
+	$(PY) -m experiments.tools.calibrate_cost --out experiments/cost/cost_table.inc \
 	  $(foreach c,$(CALIBRATION),$(RESULTS)/calibration/$(c).cells.tsv $(RESULTS)/calibration/$(c)/results.csv)
 	@cmake --build $(BUILD) -j$(JOBS) --target dpforest --  --no-print-directory -s
 

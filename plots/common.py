@@ -1,4 +1,5 @@
-"""Shared helpers of the plotting scripts. Scripts read only the results table (design.md §2)."""
+"""Shared helpers of the figure and table modules. They read only the results table (design.md §2)."""
+import argparse
 import csv
 import math
 import os
@@ -6,13 +7,24 @@ import statistics
 import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plots import ROOT, module_name
+from plots.mpl import plt  # noqa: F401  (the modules draw with common.plt)
 
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+def entry_parser(doc, paper, experiment):
+    """The argparse parser of a figure or table module: one optional RESULT_DIR, by default
+    results/<paper>/<experiment> (relative to the working directory, the repository root)."""
+    ap = argparse.ArgumentParser(prog=f"python3 -m {module_name(paper, experiment)}", description=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("result_dir", nargs="?", default=f"results/{paper}/{experiment}", metavar="RESULT_DIR",
+                    help=f"reads RESULT_DIR/results.csv and writes there (default results/{paper}/{experiment}; "
+                         f"without results.csv the reference snapshot's rows)")
+    return ap
+
+
+def result_dir_arg(doc, paper, experiment, argv=None):
+    """RESULT_DIR from the command line (argv: sys.argv[1:] when None)."""
+    return entry_parser(doc, paper, experiment).parse_args(argv).result_dir
 
 
 def load_rows(result_dir, dpforest=None, config=None):

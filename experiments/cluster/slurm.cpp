@@ -173,12 +173,14 @@ int cmd_slurm(const std::vector<std::string>& args) {
   for (const auto& c : config_paths) configs += (configs.empty() ? "" : " ") + shell_quote(c);
   for (const auto& p : papers) paper_list += (paper_list.empty() ? "" : " ") + p;
   for (const auto& s : specs) {
-    std::string script = s.experiment;
-    for (char& ch : script)
+    // The experiment's plot module, plots/<paper>/<experiment>.py with '-' as '_' (docs/plots.md), run as
+    // `python3 -m plots PAPER EXPERIMENT DIR` from the project root under the template's $PLOT_PY.
+    std::string rel = "plots/" + s.paper + "/" + s.experiment + ".py";
+    for (char& ch : rel)
       if (ch == '-') ch = '_';
-    const std::string rel = "plots/" + s.paper + "/" + script + ".py";
     if (fs::exists(root + "/" + rel))
-      draws += "step /usr/bin/python3 " + rel + " " + shell_quote(results + "/" + s.paper + "/" + s.experiment) + "\n";
+      draws += "step \"$PLOT_PY\" -m plots " + shell_quote(s.paper) + " " + shell_quote(s.experiment) + " " +
+               shell_quote(results + "/" + s.paper + "/" + s.experiment) + "\n";
     else
       draws += "# no " + rel + ": nothing to draw for " + s.paper + "/" + s.experiment + "\n";
   }

@@ -1,11 +1,11 @@
-#!/usr/bin/python3
 """Fit-time benchmarks of dpforest against peers (scikit-learn), written to one CSV.
 
 Run by `make bench` with Debian's /usr/bin/python3 (python3-sklearn, python3-numpy):
 
-    /usr/bin/python3 experiments/tools/bench.py --dpforest build/dpforest --out results/bench/bench.csv
+    /usr/bin/python3 -m experiments.tools.bench --dpforest build/dpforest --out results/bench/bench.csv
 
-Every module experiments/tools/bench_<name>.py that defines run(ctx) is imported and run in name
+Every module experiments/tools/bench_<name>.py (experiments.tools.bench_<name>) that defines run(ctx) is
+imported and run in name
 order; run(ctx) returns the rows it measured (usually from ctx.compare(...)). See BENCH.md.
 Everything runs on one thread: dpforest fits on one thread, scikit-learn gets n_jobs=1 and
 OMP_NUM_THREADS=1, ranger (Debian's r-cran-ranger, through Rscript) gets num.threads=1. Ratios are
@@ -14,7 +14,7 @@ peer seconds over ours from the same run (>1: we are faster).
 import argparse
 import csv
 import datetime
-import importlib.util
+import importlib
 import json
 import os
 import platform
@@ -202,9 +202,7 @@ def discover(only):
             sys.exit(f"bench.py: no module bench_{', bench_'.join(sorted(unknown))}.py in {TOOLS}")
         names = [n for n in names if n[len("bench_"):] in only]
     for name in names:
-        spec = importlib.util.spec_from_file_location(name, os.path.join(TOOLS, name + ".py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = importlib.import_module(f"experiments.tools.{name}")
         if not callable(getattr(module, "run", None)):
             sys.exit(f"bench.py: {name}.py defines no run(ctx)")
         yield name, module
@@ -226,7 +224,8 @@ def print_table(rows):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python3 -m experiments.tools.bench", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dpforest", default="build/dpforest", help="the dpforest binary")
     ap.add_argument("--out", default="results/bench/bench.csv", help="CSV to write")
     ap.add_argument("--only", nargs="*", help="run only these modules (bench_<name>.py -> name)")

@@ -12,12 +12,9 @@ import csv
 import os
 import statistics
 import subprocess
-import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-
-sys.path.insert(0, os.path.join(ROOT, "plots", "matrix-rf"))
-from paper_timings import APP_TABLE2_CAR, TABLE1 as _TABLE1  # noqa: E402
+from plots import ROOT
+from plots.matrix_rf.paper_timings import APP_TABLE2_CAR, TABLE1 as _TABLE1
 
 # (dataset, label) -> paper seconds (Opti., Train., Pred.); None = not applicable.
 TABLE1 = {**_TABLE1, **APP_TABLE2_CAR}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit the cost model (experiments/cost/cost_model.hpp) on measured per-task CPU times; `make calibrate`.
 
-Usage: calibrate_cost.py --out experiments/cost/cost_table.inc CELLS.tsv RESULTS.csv [CELLS.tsv RESULTS.csv ...]
+Usage: python3 -m experiments.tools.calibrate_cost --out experiments/cost/cost_table.inc CELLS.tsv RESULTS.csv [CELLS.tsv RESULTS.csv ...]
 
 CELLS.tsv is `dpforest run CONFIG --dry-run --cells-tsv CELLS.tsv` (each cell's shape as the C++ model
 sees it: task kind, training rows, features, trees, depth); RESULTS.csv the results table of a run of
@@ -21,7 +21,6 @@ import csv
 import datetime
 import math
 import os
-import subprocess
 import sys
 from collections import defaultdict
 
@@ -110,7 +109,8 @@ def cross_validate(obs, lam):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python3 -m experiments.tools.calibrate_cost", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
     ap.add_argument("pairs", nargs="+", help="CELLS.tsv RESULTS.csv ...")
     a = ap.parse_args()
@@ -184,4 +184,5 @@ def main():
     print(f"wrote {a.out}: {len(model)} (algorithm, task) rows from {len(obs)} tasks")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,12 +1,12 @@
-#!/usr/bin/env python3
 """Predicted vs measured CPU time of a finished run (the cost model of experiments/cost/cost_model.hpp).
 
-Usage: cost_check.py [--by-algorithm] CELLS.tsv RESULTS.csv [CELLS.tsv RESULTS.csv ...]
+Usage: python3 -m experiments.tools.cost_check [--by-algorithm] CELLS.tsv RESULTS.csv [CELLS.tsv RESULTS.csv ...]
 
 CELLS.tsv is `dpforest run CONFIG --dry-run --cells-tsv CELLS.tsv` (estimated seconds per task of each
 cell), RESULTS.csv the run's results table (`cpu_seconds` per task). Only cells with rows count on both
 sides (failed or skipped cells are left out and counted). Prints one line per pair: tasks, predicted
 CPU s, measured CPU s, predicted / measured; with --by-algorithm the same per algorithm."""
+import argparse
 import csv
 import sys
 from collections import defaultdict
@@ -41,14 +41,17 @@ def check(cells_tsv, results_csv, by_algorithm):
     return len(ran)
 
 
-def main():
-    args = sys.argv[1:]
-    by_algorithm = "--by-algorithm" in args
-    args = [a for a in args if a != "--by-algorithm"]
-    if not args or len(args) % 2:
-        sys.exit(__doc__)
-    for i in range(0, len(args), 2):
-        check(args[i], args[i + 1], by_algorithm)
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m experiments.tools.cost_check", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--by-algorithm", action="store_true", help="also one line per algorithm")
+    ap.add_argument("pairs", nargs="+", metavar="CELLS.tsv RESULTS.csv", help="pairs of a cells table and its results")
+    a = ap.parse_args(argv)
+    if len(a.pairs) % 2:
+        ap.error("expected pairs CELLS.tsv RESULTS.csv")
+    for i in range(0, len(a.pairs), 2):
+        check(a.pairs[i], a.pairs[i + 1], a.by_algorithm)
 
 
-main()
+if __name__ == "__main__":
+    main()

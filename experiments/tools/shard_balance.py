@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Load balance of a sharded run, estimated and measured (issue 17).
 
-Usage: shard_balance.py PLAN.tsv RESULTS.csv
+Usage: python3 -m experiments.tools.shard_balance PLAN.tsv RESULTS.csv
 
 PLAN.tsv is `dpforest slurm CONFIG --tasks N --dry-run --show-plan` (the TSV part); RESULTS.csv the
 results table of a run of the same config (any protocol: cell ids do not depend on it). Each unit's
@@ -9,13 +8,18 @@ measured cost is its task count times the mean cpu_seconds of its cell's rows (f
 predict_seconds, wall time, for tables written before cpu_seconds existed), so RESULTS.csv may hold
 fewer repetitions than the plan. Prints, per rule (cost plan, cell
 index mod N), the slowest shard over the mean shard, estimated and measured."""
+import argparse
 import csv
-import sys
 from collections import defaultdict
 
 
-def main():
-    plan_path, results_path = sys.argv[1], sys.argv[2]
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m experiments.tools.shard_balance", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("plan", metavar="PLAN.tsv", help="`dpforest slurm CONFIG --tasks N --dry-run --show-plan`")
+    ap.add_argument("results", metavar="RESULTS.csv", help="the results table of a run of the same config")
+    a = ap.parse_args(argv)
+    plan_path, results_path = a.plan, a.results
     per_task = defaultdict(list)
     with open(results_path, newline="") as f:
         for r in csv.DictReader(f):
@@ -45,4 +49,5 @@ def main():
         print(f"({len(missing)} cells without results, counted as 0 s: e.g. a dataset that is not available)")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
-"""Self test of plots/benchmark/leaderboard.py, no pytest needed:
+"""Self test of the leaderboard (plots/benchmark), no pytest needed; from the repository root:
 
-    /usr/bin/python3 plots/benchmark/test_leaderboard.py            # run the checks
-    /usr/bin/python3 plots/benchmark/test_leaderboard.py --make-sample DIR
+    python3 -m plots.benchmark.test_leaderboard            # run the checks
+    python3 -m plots.benchmark.test_leaderboard --make-sample DIR
         # write the synthetic 10 x 10-fold sample (DIR/classification, DIR/binary, DIR/regression) and stop
 
 The statistics are checked against hand-computed values (Demšar 2006's worked example) and scipy; the whole
@@ -17,9 +16,12 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import leaderboard as lb  # noqa: E402
+from plots import ROOT
+from plots.benchmark import data as bench_data
+from plots.benchmark import publish as bench_publish
+from plots.benchmark import stats as bench_stats
+
+LEADERBOARD = [sys.executable, "-m", "plots.benchmark.leaderboard"]
 
 EPS = [0.1, 0.3, 1, 3, 10]
 FIELDS = ["paper", "experiment", "label", "algorithm", "dataset", "task", "epsilon", "repetition", "fold",
@@ -59,7 +61,7 @@ def make_sample(root, seed=7):
             w.writerows(rows)
 
     def row(exp, label, ds, task, eps, pair, n, value, binary=True, fit=0.01):
-        group = lb.group_of(label)
+        group = bench_data.group_of(label)
         return {"paper": "benchmark", "experiment": exp, "label": label, "algorithm": label.split()[0].lower(),
                 "dataset": ds, "task": task, "epsilon": "" if eps is None else f"{eps:g}",
                 "repetition": pair[0], "fold": pair[1], "n_train": n,
@@ -128,26 +130,26 @@ def make_sample(root, seed=7):
 # Checks
 
 def test_labels():
-    check(lb.group_of("DP-ERT [DP]") == "dp", "group: [DP]")
-    check(lb.group_of("Lumberjack [DP, delta 1e-6]") == "dp", "group: [DP, delta 1e-6]")
-    check(lb.group_of("PrivaTree [published]") == "published", "group: [published]")
-    check(lb.group_of("ERT [non-private]") == "non-private", "group: [non-private]")
-    check(lb.group_of("MRF") == "other", "group: no bracket")
-    check(lb.short_name("Lumberjack [DP, delta 1e-6]") == "Lumberjack (δ=1e-6)", "short name keeps delta")
+    check(bench_data.group_of("DP-ERT [DP]") == "dp", "group: [DP]")
+    check(bench_data.group_of("Lumberjack [DP, delta 1e-6]") == "dp", "group: [DP, delta 1e-6]")
+    check(bench_data.group_of("PrivaTree [published]") == "published", "group: [published]")
+    check(bench_data.group_of("ERT [non-private]") == "non-private", "group: [non-private]")
+    check(bench_data.group_of("MRF") == "other", "group: no bracket")
+    check(bench_data.short_name("Lumberjack [DP, delta 1e-6]") == "Lumberjack (δ=1e-6)", "short name keeps delta")
 
 
 def test_ranks():
-    check(lb.rank_row([0.9, 0.8, 0.8, 0.7]) == [1, 2.5, 2.5, 4], "ranks, higher better, tie averaged")
-    check(lb.rank_row([0.9, 0.8, 0.8, 0.7], higher_is_better=False) == [4, 2.5, 2.5, 1], "ranks, lower better")
-    check(lb.rank_row([0.5, 0.5, 0.5]) == [2, 2, 2], "ranks, all tied")
-    mr, _ = lb.mean_ranks([[3, 2, 1], [1, 3, 2]])
+    check(bench_stats.rank_row([0.9, 0.8, 0.8, 0.7]) == [1, 2.5, 2.5, 4], "ranks, higher better, tie averaged")
+    check(bench_stats.rank_row([0.9, 0.8, 0.8, 0.7], higher_is_better=False) == [4, 2.5, 2.5, 1], "ranks, lower better")
+    check(bench_stats.rank_row([0.5, 0.5, 0.5]) == [2, 2, 2], "ranks, all tied")
+    mr, _ = bench_stats.mean_ranks([[3, 2, 1], [1, 3, 2]])
     check(mr == [2.0, 1.5, 2.5], "mean ranks over two datasets")
 
 
 def test_friedman():
     # Demšar (2006) §3.2.4: four C4.5 variants on 14 data sets, mean ranks 3.143, 2.000, 2.893, 1.964;
     # chi2_F = 9.28, F_F = 3.69 (critical F(3, 39) = 2.85).
-    chi2, p, ff, pff = lb.friedman_from_mean_ranks([3.143, 2.000, 2.893, 1.964], 14)
+    chi2, p, ff, pff = bench_stats.friedman_from_mean_ranks([3.143, 2.000, 2.893, 1.964], 14)
     check(close(chi2, 9.28, 0.02), f"Friedman chi2 of Demšar's example: {chi2:.3f} ~ 9.28")
     check(close(ff, 3.69, 0.02), f"Iman-Davenport F of Demšar's example: {ff:.3f} ~ 3.69")
     check(pff < 0.05 < p * 2, f"F significant (p={pff:.3g}), chi2 p={p:.3g}")
@@ -155,26 +157,26 @@ def test_friedman():
     from scipy import stats
     rng = random.Random(3)
     matrix = [[round(rng.uniform(0, 1), 1) for _ in range(5)] for _ in range(12)]
-    _, rows = lb.mean_ranks(matrix)
-    chi2, p, _, _ = lb.friedman(rows)
+    _, rows = bench_stats.mean_ranks(matrix)
+    chi2, p, _, _ = bench_stats.friedman(rows)
     ref = stats.friedmanchisquare(*[[r[j] for r in matrix] for j in range(5)])
     check(close(chi2, ref.statistic, 1e-9) and close(p, ref.pvalue, 1e-9),
           f"tie-corrected chi2 = scipy.stats.friedmanchisquare ({chi2:.6f} vs {ref.statistic:.6f})")
     # Without ties the rank-row form equals the mean-rank form.
     matrix = [[rng.random() for _ in range(4)] for _ in range(9)]
-    mr, rows = lb.mean_ranks(matrix)
-    check(close(lb.friedman(rows)[0], lb.friedman_from_mean_ranks(mr, 9)[0], 1e-9), "both Friedman forms agree")
+    mr, rows = bench_stats.mean_ranks(matrix)
+    check(close(bench_stats.friedman(rows)[0], bench_stats.friedman_from_mean_ranks(mr, 9)[0], 1e-9), "both Friedman forms agree")
 
 
 def test_cd():
-    q = lb.q_alpha(4)
-    cd = lb.critical_difference(4, 14)
+    q = bench_stats.q_alpha(4)
+    cd = bench_stats.critical_difference(4, 14)
     check(close(q, 2.569, 0.001), f"q_0.05(k=4) = {q:.4f} ~ 2.569")
     check(close(cd, 1.25, 0.005), f"CD(k=4, N=14) = {cd:.4f} ~ 1.25")
-    check(close(lb.q_alpha(10), 3.164, 0.001), "q_0.05(k=10) ~ 3.164 (Demšar Table 5a)")
-    check(lb.cd_cliques([1.0, 1.5, 3.0, 3.2, 5.0], 1.0) == [(0, 1), (2, 3)], "cliques: two pairs")
-    check(lb.cd_cliques([1.0, 1.5, 2.2, 2.9, 3.0], 1.25) == [(0, 2), (2, 4)], "cliques: overlapping, the contained (1, 2) dropped")
-    check(lb.cd_cliques([1.0, 3.0, 5.0], 1.0) == [], "cliques: none")
+    check(close(bench_stats.q_alpha(10), 3.164, 0.001), "q_0.05(k=10) ~ 3.164 (Demšar Table 5a)")
+    check(bench_stats.cd_cliques([1.0, 1.5, 3.0, 3.2, 5.0], 1.0) == [(0, 1), (2, 3)], "cliques: two pairs")
+    check(bench_stats.cd_cliques([1.0, 1.5, 2.2, 2.9, 3.0], 1.25) == [(0, 2), (2, 4)], "cliques: overlapping, the contained (1, 2) dropped")
+    check(bench_stats.cd_cliques([1.0, 3.0, 5.0], 1.0) == [], "cliques: none")
 
 
 def test_wtl():
@@ -183,13 +185,13 @@ def test_wtl():
     better = {k: v + 0.05 + rng.gauss(0, 0.01) for k, v in ref.items()}
     worse = {k: v - 0.05 + rng.gauss(0, 0.01) for k, v in ref.items()}
     same = {k: v + rng.gauss(0, 0.0001) * (1 if k[1] % 2 else -1) for k, v in ref.items()}
-    check(lb.paired_outcome(better, ref)[0] == "W", "W/T/L: clear winner is W")
-    check(lb.paired_outcome(worse, ref)[0] == "L", "W/T/L: clear loser is L")
-    o, p, n = lb.paired_outcome(same, ref)
+    check(bench_stats.paired_outcome(better, ref)[0] == "W", "W/T/L: clear winner is W")
+    check(bench_stats.paired_outcome(worse, ref)[0] == "L", "W/T/L: clear loser is L")
+    o, p, n = bench_stats.paired_outcome(same, ref)
     check(o == "T" and n == 100, f"W/T/L: symmetric noise is T (p={p:.3g})")
-    check(lb.paired_outcome(better, ref, higher_is_better=False)[0] == "L", "W/T/L: lower-better flips")
-    check(lb.paired_outcome(dict(list(better.items())[:5]), ref)[0] == "T", "W/T/L: 5 pairs cannot be significant")
-    check(lb.paired_outcome(ref, ref)[0] == "T", "W/T/L: identical is T")
+    check(bench_stats.paired_outcome(better, ref, higher_is_better=False)[0] == "L", "W/T/L: lower-better flips")
+    check(bench_stats.paired_outcome(dict(list(better.items())[:5]), ref)[0] == "T", "W/T/L: 5 pairs cannot be significant")
+    check(bench_stats.paired_outcome(ref, ref)[0] == "T", "W/T/L: identical is T")
 
 
 def test_complete():
@@ -198,21 +200,21 @@ def test_complete():
     blocks = {("d1", "A"): full, ("d2", "A"): full, ("d1", "B"): full, ("d2", "B"): {(0, 0): 0.5, (0, 1): 0.5},
               ("d1", "C"): full, ("d2", "C"): {(0, 0): 0.5, (0, 1): 0.5, (0, 2): math.nan}}
     expected = {k: pairs for k in blocks}
-    ok, lacking = lb.complete_algorithms(blocks, expected, ["d1", "d2"], ["A", "B", "C", "D"])
+    ok, lacking = bench_stats.complete_algorithms(blocks, expected, ["d1", "d2"], ["A", "B", "C", "D"])
     check(ok == ["A"], "incomplete blocks excluded (missing fold, NaN fold, no block)")
     check(lacking == {"B": ["d2"], "C": ["d2"], "D": ["d1", "d2"]}, "and reported per dataset")
 
 
 def test_scope_rules():
     """A dataset on which no DP algorithm is complete leaves the scope (named); duplicate rows count once."""
-    data = lb.Data()
+    data = bench_data.Data()
     pairs = {(0, f) for f in range(3)}
     for ds, vals in (("d1", (0.9, 0.8)), ("d2", (0.7, 0.75)), ("d3", None)):
         for lab, v in zip(("A [DP]", "B [DP]"), vals or (None, None)):
             data.expected[("classification", ds, lab, 1.0)] = set(pairs)
             if v is not None:
                 data.values[("classification", ds, lab, 1.0)] = {p: v for p in pairs}
-    (e,) = lb.rankings(data)
+    (e,) = bench_stats.rankings(data)
     check(e["dropped"] == ["d3"] and e["datasets"] == ["d1", "d2"] and e["labels"] == ["A [DP]", "B [DP]"],
           "a dataset with no complete DP block is left out of the scope and named")
     check(e["mean_rank"] == [1.5, 1.5], "ranks over the remaining datasets")
@@ -223,18 +225,17 @@ def test_scope_rules():
             for _ in range(2):
                 w.writerow({"label": "A [DP]", "dataset": "d", "task": "classification", "epsilon": "1",
                             "repetition": 0, "fold": 0, "accuracy": 0.5})
-        d = lb.read_dirs([tmp])
+        d = bench_data.read_dirs([tmp])
         check(d.duplicates == 1 and len(d.values[("classification", "d", "A [DP]", 1.0)]) == 1,
               "a duplicate (label, dataset, epsilon, repetition, fold) row is counted once and reported")
 
 
 def test_end_to_end():
-    script = os.path.join(HERE, "leaderboard.py")
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run([sys.executable, script, os.path.join(tmp, "nothing")], capture_output=True, text=True)
+        r = subprocess.run(LEADERBOARD + [os.path.join(tmp, "nothing")], capture_output=True, text=True, cwd=ROOT)
         check(r.returncode != 0 and "no results table" in r.stderr, "missing results.csv: clear error")
         dirs = make_sample(os.path.join(tmp, "benchmark"))
-        r = subprocess.run([sys.executable, script] + dirs, capture_output=True, text=True)
+        r = subprocess.run(LEADERBOARD + dirs, capture_output=True, text=True, cwd=ROOT)
         check(r.returncode == 0, "script runs on the synthetic sample" + ("" if r.returncode == 0 else r.stderr))
         out = os.path.join(tmp, "benchmark", "leaderboard")
         with open(os.path.join(out, "ranks.csv")) as f:
@@ -250,7 +251,7 @@ def test_end_to_end():
         check("Flaky [DP]" not in labels("classification", "binary", "0.1") and
               "Flaky [DP]" not in labels("classification", "all", "0.3") and
               "Flaky [DP]" in labels("classification", "all", "1"), "Flaky excluded where incomplete only")
-        check(not any(lb.group_of(lab) != "dp" for lab in a1), "only DP labels ranked")
+        check(not any(bench_data.group_of(lab) != "dp" for lab in a1), "only DP labels ranked")
         reg = labels("regression", "all", "1")
         check(min(reg, key=reg.get) == "RegGood [DP]", "regression ranks lower MSE first")
         with open(os.path.join(out, "leaderboard.md")) as f:
@@ -274,15 +275,14 @@ def test_end_to_end():
 
 
 def test_publish_and_readme_block():
-    script = os.path.join(HERE, "leaderboard.py")
     with tempfile.TemporaryDirectory() as tmp:
         dirs = make_sample(os.path.join(tmp, "benchmark"))
         pub = os.path.join(tmp, "ref", "benchmark", "leaderboard")
         readme = os.path.join(tmp, "README.md")
         with open(readme, "w") as f:
-            f.write("# x\n\n## Results\n\n" + lb.README_BEGIN + "\nold\n" + lb.README_END + "\n\nafter\n")
-        r = subprocess.run([sys.executable, script, "--publish", pub, "--readme", readme] + dirs,
-                           capture_output=True, text=True)
+            f.write("# x\n\n## Results\n\n" + bench_publish.README_BEGIN + "\nold\n" + bench_publish.README_END + "\n\nafter\n")
+        r = subprocess.run(LEADERBOARD + ["--publish", pub, "--readme", readme] + dirs,
+                           capture_output=True, text=True, cwd=ROOT)
         check(r.returncode == 0, "--publish/--readme run" + ("" if r.returncode == 0 else r.stderr))
         check(all(os.path.exists(os.path.join(pub, n)) for n in ("leaderboard.md", "headline.png", "ranks.csv")),
               "published copy holds the report, the headline figure and the ranks")
@@ -301,21 +301,20 @@ def test_publish_and_readme_block():
         check("\nold\n" not in text and text.endswith("after\n"), "README block replaced, the rest kept")
         check("](ref/benchmark/leaderboard/headline.png)" in text, "README block links the headline figure relative")
         check("| classification, all (N=6) | 1 | **Good** (" in text, "README block: Good is best at eps 1")
-        check(lb.update_readme(readme, lb.readme_block(pub, "ref/benchmark/leaderboard"), check_only=True),
+        check(bench_publish.update_readme(readme, bench_publish.readme_block(pub, "ref/benchmark/leaderboard"), check_only=True),
               "README block is reproducible from the published copy alone")
 
 
 def test_committed_readme_block():
     # When the repository carries a published leaderboard, README.md's block must be the one it gives.
-    root = os.path.dirname(os.path.dirname(HERE))
-    pub = os.path.join(root, "results", "reference", "benchmark", "leaderboard")
+    pub = os.path.join(ROOT, "results", "reference", "benchmark", "leaderboard")
     if not os.path.exists(os.path.join(pub, "ranks.csv")):
         print("     (no published leaderboard in this checkout)")
         return
-    check(lb.update_readme(os.path.join(root, "README.md"),
-                           lb.readme_block(pub, "results/reference/benchmark/leaderboard"), check_only=True),
+    check(bench_publish.update_readme(os.path.join(ROOT, "README.md"),
+                           bench_publish.readme_block(pub, "results/reference/benchmark/leaderboard"), check_only=True),
           "README.md's leaderboard block matches results/reference/benchmark/leaderboard "
-          "(rerun plots/benchmark/leaderboard.py --publish ... --readme README.md)")
+          "(rerun python3 -m plots.benchmark.leaderboard --publish ... --readme README.md)")
 
 
 def main():

@@ -6,11 +6,7 @@ the authors ran it (epsilon/2, root noisy majority).
 Panel (b) shows fidelity: DiPriMe with the authors' split budget (the published numbers), DP-ERT
 scored by 0/1 accuracy, the correct DP-DF, and the strict (repaired, epsilon-DP) variants.
 """
-import os
-import sys
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import common  # noqa: E402
+from plots import common
 
 paper = ["RF", "ERT", "Median", "DiPriMe", "DiPriMeExp", "DiPriMeFlip", "DP-ERT", "DP-RF", "DP-DF (as run)"]
 fidelity = ["DiPriMe", "DiPriMe (as coded)", "DiPriMe (strict)", "DiPriMeExp (strict)", "DiPriMeFlip (strict)",

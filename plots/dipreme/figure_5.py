@@ -1,12 +1,15 @@
 """dipreme Figure 5: Appliances MSE vs d_max, N_T and epsilon, DiPriMe* trees on all rows (part = False).
 
 Drawn by regression_sweeps.draw (panels, series and the as-run / as-described rows are described there).
-Usage: figure_5.py RESULT_DIR   (reads RESULT_DIR/results.csv, writes figure-5.pdf/.png there)
+Usage: python3 -m plots.dipreme.figure_5 [RESULT_DIR]   (reads RESULT_DIR/results.csv, writes figure-5.pdf/.png there)
 """
-import os
-import sys
+from plots import common
+from plots.dipreme import regression_sweeps
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import regression_sweeps  # noqa: E402
 
-regression_sweeps.draw(sys.argv[1] if len(sys.argv) > 1 else "results/dipreme/figure-5", "figure-5", partitioned=False)
+def main(argv=None):
+    regression_sweeps.draw(common.result_dir_arg(__doc__, "dipreme", "figure-5", argv), "figure-5", partitioned=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,11 +1,14 @@
 """dipreme Figure 8: DiPriMeFlip test MSE heatmaps on Appliances ((a) epsilon x rho, (b) K x N_T, partitioned;
 (c), (d) not partitioned), drawn by heatmaps.draw; the bottom row is the strict (epsilon-DP) variant.
-Usage: figure_8.py RESULT_DIR   (reads RESULT_DIR/results.csv, writes figure-8.pdf/.png there)
+Usage: python3 -m plots.dipreme.figure_8 [RESULT_DIR]   (reads RESULT_DIR/results.csv, writes figure-8.pdf/.png there)
 """
-import os
-import sys
+from plots import common
+from plots.dipreme import heatmaps
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import heatmaps  # noqa: E402
 
-heatmaps.draw(sys.argv[1] if len(sys.argv) > 1 else "results/dipreme/figure-8", "figure-8", "DiPriMeFlip")
+def main(argv=None):
+    heatmaps.draw(common.result_dir_arg(__doc__, "dipreme", "figure-8", argv), "figure-8", "DiPriMeFlip")
+
+
+if __name__ == "__main__":
+    main()

@@ -6,12 +6,9 @@ use rho = 0.5, which tells a row's grid. Top row: the variant as published; bott
 (epsilon-DP) version on the same split. Each cell shows the test MSE x 1e3 of its run(s).
 """
 import math
-import os
-import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import common  # noqa: E402
+from plots import common
 
 GRIDS = {
     "rho": ("epsilon", [3, 10, 30, 100], "rho", [0.2, 0.4, 0.6, 0.8]),

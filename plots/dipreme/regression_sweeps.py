@@ -7,11 +7,7 @@ Top row: the series as the authors ran them (DiPriMe with the code's split budge
 variants spent 2 epsilon and DP-ERT epsilon/2, §6.4 item 2). Bottom row: every method at the nominal
 epsilon as the paper describes it, and the strict (epsilon-DP) variants (Figure 5: panel (c) only).
 """
-import os
-import sys
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import common  # noqa: E402
+from plots import common
 
 PANELS = [("a", "max_depth", "d_max", "(a) epsilon = 10, N_T = 10"),
           ("b", "n_trees", "N_T", "(b) epsilon = 10, d_max = 8"),

@@ -1,21 +1,16 @@
-#!/usr/bin/python3
 """Lumberjack headline (configs/lumberjack/table-headline.yaml): accuracy on adult per method and epsilon,
 mean ± sd over the 10 holdout splits, and each method's mean fit time. Reads only results.csv; writes
 table-headline.md and table-headline.csv next to it.
 
-usage: table_headline.py RESULT_DIR"""
-import os
-import sys
+usage: python3 -m plots.lumberjack.table_headline [RESULT_DIR]"""
 from collections import defaultdict
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import load_rows, metric, summarize, write_md_csv  # noqa: E402
+from plots import common
+from plots.common import load_rows, metric, summarize, write_md_csv
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    result_dir = sys.argv[1]
+def main(argv=None):
+    result_dir = common.result_dir_arg(__doc__, "lumberjack", "table-headline", argv)
     acc, fit = defaultdict(list), defaultdict(list)
     labels, epsilons, status = [], set(), {}
     for r in load_rows(result_dir):

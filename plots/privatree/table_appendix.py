@@ -1,23 +1,20 @@
-#!/usr/bin/python3
 """PrivaTree appendix accuracy tables (configs/privatree/table-appendix.yaml): per dataset and epsilon, the
 5-fold (x 10 repetitions) mean accuracy ± sd of every method we run, with the paper's printed value beside
 it where the appendix prints one (configs/privatree/published.yaml). Reads only results.csv and
 published.yaml; writes table-appendix.md and table-appendix.csv next to results.csv.
 
-usage: table_appendix.py RESULT_DIR"""
+usage: python3 -m plots.privatree.table_appendix [RESULT_DIR]"""
 import os
-import sys
 from collections import defaultdict
 
 import yaml
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import load_rows, metric, summarize, write_md_csv  # noqa: E402
+from plots import ROOT, common
+from plots.common import load_rows, metric, summarize, write_md_csv
 
 METHODS = ["tree", "DiffPrivLib", "PrivaTree", "PrivaTree (strict)", "PrivaTree (arXiv v2 code)",
            "PrivaTree* (v2 code, exact quantiles)"]
-PUBLISHED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs", "privatree",
-                         "published.yaml")
+PUBLISHED = os.path.join(ROOT, "configs", "privatree", "published.yaml")
 
 
 def published():
@@ -32,10 +29,8 @@ def published():
     return out
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    result_dir = sys.argv[1]
+def main(argv=None):
+    result_dir = common.result_dir_arg(__doc__, "privatree", "table-appendix", argv)
     acc = defaultdict(list)
     datasets, epsilons = [], set()
     for r in load_rows(result_dir):

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Writes the reference snapshot of a paper's full results (README.md "Reference snapshot and verify").
 
-    snapshot.py --paper dipreme [--experiment figure-2 ...] [--results results] [--out results/reference]
-    snapshot.py --config tests/reference/quick.yaml --results /tmp/r --out /tmp/ref   (any config)
+    python3 -m plots.reference.snapshot --paper dipreme [--experiment figure-2 ...] [--results results] [--out results/reference]
+    python3 -m plots.reference.snapshot --config tests/reference/quick.yaml --results /tmp/r --out /tmp/ref   (any config)
 
 For each experiment with results it writes <out>/<paper>/<experiment>.csv (reference.py describes the
 columns), then <out>/<paper>/meta.yaml (git commit, date, per experiment: config, cells and tasks done
@@ -19,10 +18,9 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference as ref  # noqa: E402
+import yaml
 
-import yaml  # noqa: E402
+from plots.reference import reference as ref
 
 
 def git(*args):
@@ -136,7 +134,8 @@ def published_only(args, by_paper):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python3 -m plots.reference.snapshot", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--paper", help="configs/<paper>/*.yaml (every experiment with results)")
     ap.add_argument("--experiment", action="append", default=[], help="only these experiments of --paper")
     ap.add_argument("--config", action="append", default=[], help="a config file (instead of --paper)")

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Compares results with the reference snapshot, cell by cell (README.md "Reference snapshot and verify").
 
-    verify.py --paper dipreme [--experiment table-1 ...] [--results results] [--reference results/reference]
+    python3 -m plots.reference.verify --paper dipreme [--experiment table-1 ...] [--results results] [--reference results/reference]
 
 For every experiment of the snapshot (or those named): uses results/<paper>/<experiment>/results.csv
 when it is complete (--rerun: never; everything is run into a temporary root), else runs the experiment first (`dpforest run CONFIG --results RESULTS`), then
@@ -25,11 +24,10 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference as ref  # noqa: E402
+import yaml
+from scipy import stats
 
-import yaml  # noqa: E402
-from scipy import stats  # noqa: E402
+from plots.reference import reference as ref
 
 
 def paired_p(a, b):
@@ -194,7 +192,8 @@ def verify_experiment(args, paper, experiment, entry, snap_path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python3 -m plots.reference.verify", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--paper", required=True)
     ap.add_argument("--experiment", action="append", default=[])
     ap.add_argument("--config", help="run this config instead of the one meta.yaml names (one --experiment)")

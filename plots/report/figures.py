@@ -1,26 +1,19 @@
-"""The drawing half of the fidelity report: the paper's own plot script per experiment, run on a temporary
+"""The drawing half of the fidelity report: the paper's own plot module per experiment, run on a temporary
 copy of the layout, and the chart of published values against ours. Both run in forked workers (two at a
 time by default) that inherit an already imported matplotlib: on a 2-core machine matplotlib's start-up,
 not the drawing, is what a process per script would cost."""
 import contextlib
 import glob
+import importlib
 import io
 import math
 import multiprocessing
 import os
-import runpy
 import signal
-import sys
 import time
 import traceback
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.figure  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+from plots.mpl import matplotlib, plt
 
 
 def stage(tmp, paper, exp, source):
@@ -48,23 +41,23 @@ def _png_only(fig, fname, *args, **kwargs):
     return _savefig(fig, fname, *args, **kwargs)
 
 
-def run_script(script, result_dir):
-    """Runs a plot script as `python3 script result_dir` would, in this (forked) process, without writing
-    its PDFs. Returns (ok, log): ok is False when it raised or exited non-zero."""
+def run_module(entry, result_dir):
+    """Runs a plot module's main ("plots.<package>.<module>:main") on result_dir, as
+    `python3 -m plots.<package>.<module> result_dir` would, in this (forked) process, without writing its
+    PDFs. Returns (ok, log): ok is False when it raised or exited non-zero."""
     matplotlib.figure.Figure.savefig = _png_only
     out = io.StringIO()
     ok = True
-    sys.argv = [script, result_dir]
-    sys.path.insert(0, os.path.dirname(script))
+    module, _, function = entry.partition(":")
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         try:
-            runpy.run_path(script, run_name="__main__")
+            getattr(importlib.import_module(module), function or "main")([result_dir])
         except SystemExit as e:
             if e.code not in (None, 0):
                 ok = False
                 if not isinstance(e.code, int):
                     print(e.code)
-        except Exception:  # noqa: BLE001 - a broken script is shown in the page, not fatal
+        except Exception:  # noqa: BLE001 - a broken module is shown in the page, not fatal
             ok = False
             traceback.print_exc(limit=4)
     plt.close("all")
@@ -258,7 +251,7 @@ def _run(job):
     kind = job["kind"]
     try:
         if kind == "script":
-            ok, log = run_script(job["script"], job["result_dir"])
+            ok, log = run_module(job["entry"], job["result_dir"])
             pngs, mds = outputs(job["result_dir"])
             return {"ok": ok, "log": log, "pngs": pngs, "mds": mds}
         drawn = draw_chart(job["entries"], job["out"], job["title"])
@@ -268,8 +261,8 @@ def _run(job):
 
 
 def run_jobs(jobs, workers=2):
-    """Runs the jobs in forked workers (a fresh fork per job, so no script sees another's modules or
-    sys.path); results in the jobs' order."""
+    """Runs the jobs in forked workers (a fresh fork per job, so no plot module sees another's state);
+    results in the jobs' order."""
     if workers <= 1:
         return [_job(j) for j in jobs]
     ctx = multiprocessing.get_context("fork")

@@ -13,11 +13,8 @@ import csv
 import json
 import os
 import stat
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import sources as S  # noqa: E402
+from plots.report import sources as S
 
 CYCLE = ["within", "outside_explained", "outside_unexplained", "no_data"]
 CLAIM_CYCLE = ["holds", "fails", "no data"]

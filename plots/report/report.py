@@ -1,11 +1,10 @@
-#!/usr/bin/python3
 """The per-paper fidelity report (issue 18): results/<paper>/report.html (self-contained) and report.md.
 
-    /usr/bin/python3 plots/report/report.py [--paper ID]... [--results DIR] [--reference DIR]
+    python3 -m plots.report.report [--paper ID]... [--results DIR] [--reference DIR]
         [--dpforest BIN] [--jobs N] [--readme README.md | --no-readme] [--check-readme]
 
-For every table and figure of a paper, in the paper's order (plots/<paper>/captions.yaml): the caption,
-our figure (the paper's plot script, run on the data into a temporary folder), the paper's printed values
+For every table and figure of a paper, in the paper's order (plots/<package>/captions.yaml): the caption,
+our figure (the paper's plot module, run on the data into a temporary folder), the paper's printed values
 against ours (chart and table: paper method, with quirks, strict; verdict; explanation), the claims with
 their verdicts and the counts. Data: fresh results when complete, else the committed snapshot
 (results/reference/<paper>/), else "no data" with the command that produces it (plots/report/sources.py).
@@ -21,12 +20,9 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.append(os.path.dirname(HERE))  # plots/: common.py
-import figures  # noqa: E402
-import sources as S  # noqa: E402
-import common  # noqa: E402  (plots/common.py)
+from plots import common, module_name
+from plots.report import figures
+from plots.report import sources as S
 
 VERDICT_TEXT = {"within": "within", "outside_explained": "outside, explained",
                 "outside_unexplained": "outside, unexplained", "no_data": "no data"}
@@ -90,8 +86,8 @@ def claim_rows(claims):
     rows = []
     for c in claims:
         cls = S.claim_class(c)
-        v = c.get("verdict") if c.get("verdict") == "not evaluated" else CLAIM_TEXT[cls]
-        if cls == "no_data" and v == "no data":
+        v = CLAIM_TEXT[cls]
+        if cls == "no_data":
             v += no_data_hint(c)
         meas = []
         if c.get("measured"):  # check-published's own summary of what it measured
@@ -187,7 +183,7 @@ th{background:#f0f0f0}.within{background:#e3f5e1}.outside_explained{background:#
 img{max-width:100%;border:1px solid #ddd;margin:.3em 0}code{background:#f4f4f4}"""
 
 # After load: every <img> counted; a broken one (naturalWidth 0) counted as broken. The browser test
-# (plots/report/browser_check.py) reads these attributes from chromium's --dump-dom.
+# (plots/report/test_browser.py) reads these attributes from chromium's --dump-dom.
 SCRIPT = """<script>
 window.addEventListener('load', function () {
   var imgs = document.getElementsByTagName('img'), ok = 0, broken = [];
@@ -407,7 +403,7 @@ def update_readme(readme, block, check_only=False):
 
 
 def render_all(datas, jobs, tmp, timings=0):
-    """Runs every plot script and chart of every paper in one pool. Returns {paper: {exp: {...}}}."""
+    """Runs every plot module and chart of every paper in one pool. Returns {paper: {exp: {...}}}."""
     job_list, keys = [], []
     for data in datas:
         paper = data["paper"]
@@ -416,7 +412,7 @@ def render_all(datas, jobs, tmp, timings=0):
             script = S.plot_script(paper, exp)
             if src["kind"] != "none" and os.path.exists(script):
                 rd = figures.stage(os.path.join(tmp, "data"), paper, exp, src)
-                job_list.append({"kind": "script", "script": script, "result_dir": rd})
+                job_list.append({"kind": "script", "entry": module_name(paper, exp) + ":main", "result_dir": rd})
                 keys.append((paper, exp, "script"))
             nums = [e for e in data["numbers"] if e["experiment"] == exp and S._num_or_none(e.get("value")) is not None]
             if nums:
@@ -446,7 +442,7 @@ def render_all(datas, jobs, tmp, timings=0):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m plots.report.report", description=__doc__.split("\n")[0])
     ap.add_argument("--paper", action="append", help="paper id (repeatable; default: every paper with published.yaml)")
     ap.add_argument("--results", default=os.path.join(S.ROOT, "results"), help="fresh results root")
     ap.add_argument("--reference", default=None, help="snapshot root (default: <repo>/results/reference)")
@@ -464,7 +460,7 @@ def main(argv=None):
         if a.check_readme:
             ok = update_readme(a.readme, readme_block(reference), check_only=True)
             print(f"{a.readme}: fidelity block " + ("matches the snapshot" if ok else
-                  "differs from the snapshot; run `make report` (or plots/report/report.py) to rewrite it"))
+                  "differs from the snapshot; run `make report` (or python3 -m plots.report.report) to rewrite it"))
             return 0 if ok else 1
         papers = a.paper or S.papers_with_published()
         known = S.papers_with_published()

@@ -6,26 +6,23 @@ Data source per experiment (in this order):
   fresh (partial)  a partial fresh table when no snapshot exists (said so in the report);
   none      no data: the report names the command that produces it.
 
-Published-vs-ours entries follow the schema of `dpforest check-published --json` (results/README.md,
-results/reference/<paper>/published.json). For experiments read fresh the JSON is made now with
-build/dpforest; for snapshot experiments it is the snapshot's published.json. A dpforest without
---json gets the numbers measured here from published.yaml (marked as such: no explanation check, no
-claims), so a report can still be drawn during development."""
+Every verdict (within, outside explained or unexplained, no data; a claim's holds / fails) is
+check-published's: the entries are those of `dpforest check-published --json` (results/README.md,
+results/reference/<paper>/published.json), never measured here. For experiments read fresh the JSON is
+made now with build/dpforest; for snapshot experiments it is the snapshot's published.json. When the
+fresh results cannot be checked (no binary, or one without --json) they are not used: those experiments
+fall back on the snapshot, or show no data, and a note says why."""
 import csv
 import json
 import math
 import os
-import statistics
 import subprocess
-import sys
 import tempfile
 
 import yaml
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reference"))
-import reference  # noqa: E402  (plots/reference: the snapshot's reader of `dpforest status`)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from plots import ROOT, module_path, package_dir
+from plots.reference import reference
 
 
 class ReportError(Exception):
@@ -54,9 +51,9 @@ def experiments_of(paper, root=ROOT):
 
 
 def load_captions(paper, root=ROOT):
-    """plots/<paper>/captions.yaml: {paper, title, items: [{experiment, caption, note?}]} in the paper's
+    """plots/<package>/captions.yaml: {paper, title, items: [{experiment, caption, note?}]} in the paper's
     order. Every figure/table config of the paper must be listed exactly once."""
-    path = os.path.join(root, "plots", paper, "captions.yaml")
+    path = os.path.join(package_dir(paper, root), "captions.yaml")
     if not os.path.exists(path):
         raise ReportError(f"{path}: missing (the paper's order of tables and figures and their captions)")
     doc = load_yaml(path)
@@ -91,7 +88,8 @@ def make_command(paper, exp):
 
 
 def plot_script(paper, exp, root=ROOT):
-    return os.path.join(root, "plots", paper, exp.replace("-", "_") + ".py")
+    """The file of the module that draws the experiment (plots/<package>/<module>.py)."""
+    return module_path(paper, exp, root)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -144,8 +142,37 @@ def distinct_cells(csv_path):
         return len({r.get("cell_id", "") for r in csv.DictReader(f)})
 
 
-def choose_source(paper, exp, results_root, reference_root, dpforest, meta, root=ROOT):
-    """{kind: fresh|snapshot|partial|none, path, detail, command}."""
+def fresh_state(paper, exp, results_root, dpforest, meta, root=ROOT):
+    """(complete, detail, datasets not in the mirror) of a fresh results.csv: from `dpforest status`, else
+    from the snapshot's cell count, else assumed complete (said so in the detail)."""
+    st = cells_status(dpforest, paper, exp, results_root, root)
+    if st is not None:
+        return st[0] == st[1], f"{st[0]}/{st[1]} cells", st[2]
+    total = meta_experiment(meta, exp).get("cells_total")
+    n = distinct_cells(os.path.join(results_root, paper, exp, "results.csv"))
+    if total is not None:
+        return n >= int(total), f"{n}/{total} cells (the snapshot's cell count; no {dpforest or 'dpforest'} to ask)", []
+    return True, f"{n} cells, completeness not checked (no dpforest binary)", []
+
+
+def snapshot_detail(meta, exp):
+    m = meta_experiment(meta, exp)
+    d = ""
+    if m:
+        d = f"{m.get('cells_done', '?')}/{m.get('cells_total', '?')} cells"
+        if m.get("cells_not_runnable_here"):
+            d += (f" ({m['cells_not_runnable_here']} more cannot run from the mirror: "
+                  f"{', '.join(m.get('datasets_not_in_mirror', []))})")
+        if m.get("excluded_by_config"):
+            d += f"; excluded by the config: {'; '.join(m['excluded_by_config'])}"
+        if m.get("complete") is False:
+            d += ", incomplete" + (f": {m['incomplete']}" if m.get("incomplete") else "")
+    return d
+
+
+def choose_source(paper, exp, results_root, reference_root, dpforest, meta, root=ROOT, unchecked=None):
+    """{kind: fresh|snapshot|partial|none, path, detail, command}. unchecked: why check-published cannot
+    check the fresh results (then they are not used, and the detail says why)."""
     cmd = make_command(paper, exp)
     fresh = os.path.join(results_root, paper, exp, "results.csv")
     snap = os.path.join(reference_root, paper, exp + ".csv")
@@ -153,42 +180,25 @@ def choose_source(paper, exp, results_root, reference_root, dpforest, meta, root
     # the snapshot's meta.yaml, or from `dpforest status` when fresh results are asked about.
     src = {"kind": "none", "path": None, "detail": "", "command": cmd,
            "not_in_mirror": list(meta_experiment(meta, exp).get("datasets_not_in_mirror") or [])}
-    fresh_detail = None
-    if os.path.exists(fresh):
-        st = cells_status(dpforest, paper, exp, results_root, root)
-        if st is not None:
-            src["not_in_mirror"] = sorted(set(src["not_in_mirror"]) | set(st[2]))
-            complete = st[0] == st[1]
-            fresh_detail = f"{st[0]}/{st[1]} cells"
-        else:
-            total = meta_experiment(meta, exp).get("cells_total")
-            n = distinct_cells(fresh)
-            if total is not None:
-                complete = n >= int(total)
-                fresh_detail = f"{n}/{total} cells (the snapshot's cell count; no {dpforest or 'dpforest'} to ask)"
-            else:
-                complete = True
-                fresh_detail = f"{n} cells, completeness not checked (no dpforest binary)"
+    partial, not_used = None, None  # the fresh table's cell count when incomplete; why it is not used
+    if os.path.exists(fresh) and unchecked:
+        not_used = f"fresh results not used: {unchecked}"
+    elif os.path.exists(fresh):
+        complete, detail, unmirrored = fresh_state(paper, exp, results_root, dpforest, meta, root)
+        src["not_in_mirror"] = sorted(set(src["not_in_mirror"]) | set(unmirrored))
         if complete:
-            return dict(src, kind="fresh", path=fresh, detail=fresh_detail)
+            return dict(src, kind="fresh", path=fresh, detail=detail)
+        partial = detail
     if os.path.exists(snap):
-        m = meta_experiment(meta, exp)
-        d = ""
-        if m:
-            d = f"{m.get('cells_done', '?')}/{m.get('cells_total', '?')} cells"
-            if m.get("cells_not_runnable_here"):
-                d += (f" ({m['cells_not_runnable_here']} more cannot run from the mirror: "
-                      f"{', '.join(m.get('datasets_not_in_mirror', []))})")
-            if m.get("excluded_by_config"):
-                d += f"; excluded by the config: {'; '.join(m['excluded_by_config'])}"
-            if m.get("complete") is False:
-                d += ", incomplete" + (f": {m['incomplete']}" if m.get("incomplete") else "")
-        if fresh_detail:
-            d += f"; fresh results are partial ({fresh_detail})"
+        d = snapshot_detail(meta, exp)
+        if partial:
+            d += f"; fresh results are partial ({partial})"
+        if not_used:
+            d += f"; {not_used}"
         return dict(src, kind="snapshot", path=snap, detail=d.strip("; "))
-    if fresh_detail:
-        return dict(src, kind="partial", path=fresh, detail=f"{fresh_detail}, no snapshot")
-    return src
+    if partial:
+        return dict(src, kind="partial", path=fresh, detail=f"{partial}, no snapshot")
+    return dict(src, detail=not_used or "")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -248,39 +258,6 @@ def run_check_json(dpforest, paper, results_root, root=ROOT):
         return read_published_json(out), None
 
 
-def same_value(a, b):
-    a, b = str(a), str(b)
-    if a == b:
-        return True
-    try:
-        return float(a) == float(b)
-    except ValueError:
-        return False
-
-
-def yaml_text(v):
-    """A YAML scalar as the C++ reader sees it (true/false/numbers as written)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
-def metric_of(row, metric):
-    quirks = "," + (row.get("reference_quirks") or "") + ","
-    if metric in ("accuracy", "error") and ",l1_error," in quirks:
-        l1 = float(row["l1_error"])
-        return 1.0 - l1 if metric == "accuracy" else l1
-    comp = metric.startswith("1-")
-    v = row.get(metric[2:] if comp else metric, "")
-    if v in ("", None):
-        return math.nan
-    try:
-        x = float(v)
-    except ValueError:
-        return math.nan
-    return 1.0 - x if comp else x
-
-
 def _num_or_none(v):
     """A finite float, or None (missing, null, "nan", text)."""
     try:
@@ -298,57 +275,6 @@ def fmt(v):
     return f"{v:.3g}" if a != 0 and (a < 1e-3 or a >= 1e5) else f"{v:.4g}"
 
 
-def measure_py(rows, sel, metric):
-    if not sel:
-        return None
-    want = [(k, yaml_text(v)) for k, v in sel.items()]
-    vals = []
-    for r in rows:
-        if all(same_value(r.get(k, ""), v) for k, v in want):
-            x = metric_of(r, metric)
-            if not math.isnan(x):
-                vals.append(x)
-    if not vals:
-        return None
-    return {"label": sel.get("label"), "selector": sel, "mean": statistics.mean(vals),
-            "sd": statistics.stdev(vals) if len(vals) > 1 else None, "n": len(vals)}
-
-
-def numbers_py(paper, numbers, experiments, results_root):
-    """Entries in the --json schema measured here from results.csv (the development fallback)."""
-    tables = {}
-    out = []
-    for n in numbers:
-        exp = str(n["experiment"])
-        if exp not in experiments:
-            continue
-        if exp not in tables:
-            path = os.path.join(results_root, paper, exp, "results.csv")
-            with open(path, newline="") as f:
-                tables[exp] = list(csv.DictReader(f))
-        rows = tables[exp]
-        metric = str(n.get("metric", ""))
-        ours = {k: measure_py(rows, n.get(k), metric) for k in ("paper_method", "with_quirks", "strict")}
-        compare = n.get("compare") or ("with_quirks" if n.get("with_quirks") else "paper_method")
-        cmp = ours.get(compare)
-        value, tol = float(n["value"]), float(n["tolerance"])
-        if cmp is None:
-            verdict = "no data"
-        else:
-            verdict = "within" if abs(cmp["mean"] - value) <= tol else "outside"
-        text = str(n.get("explanation") or "")
-        fill = {"{ours}": ours["paper_method"], "{ours.quirks}": ours["with_quirks"], "{ours.strict}": ours["strict"]}
-        for k, m in fill.items():
-            text = text.replace(k, fmt(m["mean"]) if m else "—")
-        text = text.replace("{delta}", fmt(cmp["mean"] - value) if cmp else "—")
-        text = text.replace("{verdict}", {"within": "inside", "outside": "outside"}.get(verdict, "no data"))
-        out.append({"id": n["id"], "source": n.get("source", ""), "experiment": exp, "metric": metric,
-                    "value": value, "spread": n.get("spread"), "tolerance": tol, "verdict": verdict,
-                    "explained": verdict == "outside" and bool(text.strip()), "explanation": text,
-                    "ours": ours, "compare": compare, "command": make_command(paper, exp)})
-    return out
-
-
 def fill_nodata(text):
     """An explanation's placeholders as the check fills them without data."""
     for k in ("{ours}", "{ours.quirks}", "{ours.strict}", "{delta}"):
@@ -357,6 +283,8 @@ def fill_nodata(text):
 
 
 def nodata_number(paper, n):
+    """A number's entry when no check-published JSON has one (no snapshot and no checked fresh results):
+    there is no data, so there is nothing to judge; the fields follow the JSON schema."""
     exp = str(n["experiment"])
     return {"id": n["id"], "source": n.get("source", ""), "experiment": exp, "metric": n.get("metric", ""),
             "value": n.get("value"), "spread": n.get("spread"), "tolerance": n.get("tolerance"),
@@ -365,10 +293,11 @@ def nodata_number(paper, n):
             "command": make_command(paper, exp)}
 
 
-def nodata_claim(paper, c, why="no data"):
+def nodata_claim(paper, c):
+    """A claim's entry when no check-published JSON has one (as nodata_number)."""
     exps = claim_experiments(c)
     return {"id": c["id"], "source": c.get("source", ""), "text": c.get("statement", ""),
-            "experiment": exps[0] if len(exps) == 1 else exps, "verdict": why, "effect": None, "p": None,
+            "experiment": exps[0] if len(exps) == 1 else exps, "verdict": "no data", "effect": None, "p": None,
             "explanation": str(c.get("explanation") or ""), "command": make_command(paper, exps[0])}
 
 
@@ -410,53 +339,67 @@ def count(numbers, claims):
     return c
 
 
+def _by_id(doc, key):
+    return {str(x.get("id")): x for x in (doc or {}).get(key, []) if isinstance(x, dict)}
+
+
+def check_fresh(paper, sources, results_root, reference_root, dpforest, meta, root=ROOT):
+    """check-published's JSON of the fresh results, when any experiment reads them, and notes. When the
+    check cannot run, the fresh results are not used: those experiments' sources are chosen again
+    without them (the snapshot, else no data), so that no verdict is made here. Returns (doc, notes)."""
+    fresh_exps = sorted(e for e, s in sources.items() if s["kind"] in ("fresh", "partial"))
+    if not fresh_exps:
+        return None, []
+    doc, why = run_check_json(dpforest, paper, results_root, root)
+    if doc is not None:
+        return doc, ([f"check-published on the fresh results: {doc['warning']}"] if doc.get("warning") else [])
+    for e in fresh_exps:
+        sources[e] = choose_source(paper, e, results_root, reference_root, dpforest, meta, root, unchecked=why)
+    return None, [f"Fresh results of {', '.join(fresh_exps)} not used: {why}. Every verdict is "
+                  "`dpforest check-published --json`'s, so those experiments show the snapshot (or no data); "
+                  "`make tool` builds a dpforest that checks them."]
+
+
+def snapshot_notes(snap_json, snap_json_path, sources, paper, root=ROOT):
+    if not any(s["kind"] == "snapshot" for s in sources.values()):
+        return []
+    if snap_json is None:
+        return [f"{snap_json_path} is missing: snapshot experiments show no verdicts."]
+    current, why = reference.published_json_is_current(snap_json, os.path.join(root, "configs", paper, "published.yaml"))
+    if current:
+        return []
+    return [f"{snap_json_path} {why}: the snapshot's verdicts and explanations may be out of date; "
+            f"`python3 -m plots.reference.snapshot --paper {paper} --published-only` (with the full "
+            f"results) or `make snapshot PAPER={paper}` rewrites them."]
+
+
 def gather(paper, results_root, reference_root, dpforest, root=ROOT):
-    """Everything the report of one paper needs, without drawing anything."""
+    """Everything the report of one paper needs, without drawing anything. Each number's and claim's entry
+    is check-published's from the JSON of the data the experiment is read from (fresh: made now; snapshot:
+    its published.json; none: whichever of the two exists); only without any JSON is a no-data entry made
+    from published.yaml."""
     captions = load_captions(paper, root)
     meta = read_meta(reference_root, paper)
     numbers, claims = published_yaml(paper, root)
     order = [it["experiment"] for it in captions["items"]]
     sources = {e: choose_source(paper, e, results_root, reference_root, dpforest, meta, root) for e in order}
-    notes = []
+    fresh_json, notes = check_fresh(paper, sources, results_root, reference_root, dpforest, meta, root)
     snap_json_path = os.path.join(reference_root, paper, "published.json")
     snap_json = read_published_json(snap_json_path) if os.path.exists(snap_json_path) else None
-    fresh_exps = {e for e, s in sources.items() if s["kind"] in ("fresh", "partial")}
-    fresh_json, fresh_how = None, None
-    if fresh_exps:
-        fresh_json, why = run_check_json(dpforest, paper, results_root, root)
-        if fresh_json is not None:
-            fresh_how = "json"
-            if fresh_json.get("warning"):
-                notes.append(f"check-published on the fresh results: {fresh_json['warning']}")
-        else:
-            fresh_how = "python"
-            notes.append(f"Fresh results: {why}. Their numbers were measured by plots/report from published.yaml "
-                         "(selectors, metric, tolerance): explanations are not checked against the measurement "
-                         "('explained' = an explanation is given) and claims are not evaluated. A dpforest with "
-                         "`check-published --json` (or `make snapshot`) gives the full check.")
-    if snap_json is not None and any(s["kind"] == "snapshot" for s in sources.values()):
-        current, why = reference.published_json_is_current(
-            snap_json, os.path.join(root, "configs", paper, "published.yaml"))
-        if not current:
-            notes.append(f"{snap_json_path} {why}: the snapshot's verdicts and explanations may be out of date; "
-                         f"`python3 plots/reference/snapshot.py --paper {paper} --published-only` (with the full "
-                         f"results) or `make snapshot PAPER={paper}` rewrites them.")
-    if snap_json is None and any(s["kind"] == "snapshot" for s in sources.values()):
-        notes.append(f"{snap_json_path} is missing: snapshot experiments show no verdicts.")
-    by_id = lambda doc, key: {str(x.get("id")): x for x in (doc or {}).get(key, []) if isinstance(x, dict)}
-    fresh_nums, fresh_claims = by_id(fresh_json, "numbers"), by_id(fresh_json, "claims")
-    snap_nums, snap_claims = by_id(snap_json, "numbers"), by_id(snap_json, "claims")
-    if fresh_how == "python":
-        fresh_nums = {e["id"]: e for e in numbers_py(paper, numbers, fresh_exps, results_root)}
+    notes += snapshot_notes(snap_json, snap_json_path, sources, paper, root)
+
+    def doc_for(kinds):
+        if kinds <= {"fresh", "partial"}:
+            return fresh_json
+        if "none" in kinds:
+            return fresh_json if fresh_json is not None else snap_json
+        return snap_json
+
     out_nums = []
     for n in numbers:
         exp = str(n["experiment"])
         kind = sources.get(exp, {"kind": "none"})["kind"]
-        pick = None
-        if kind in ("fresh", "partial"):
-            pick = fresh_nums.get(str(n["id"]))
-        elif kind == "snapshot":
-            pick = snap_nums.get(str(n["id"]))
+        pick = _by_id(doc_for({kind}), "numbers").get(str(n["id"]))
         e = dict(pick) if pick else nodata_number(paper, n)
         if pick and kind == "snapshot" and e.get("verdict") == "no data":
             e["command"] = e.get("command") or make_command(paper, exp)
@@ -468,18 +411,12 @@ def gather(paper, results_root, reference_root, dpforest, root=ROOT):
     for c in claims:
         exps = claim_experiments(c)
         kinds = {sources.get(x, {"kind": "none"})["kind"] for x in exps}
-        pick = None
-        if kinds <= {"fresh", "partial"}:
-            pick = fresh_claims.get(str(c["id"]))
-            if pick is None and fresh_how == "python":
-                out_claims.append(dict(nodata_claim(paper, c, "not evaluated"), origin="fresh", sections=exps))
-                continue
-        elif "none" not in kinds:
-            pick = snap_claims.get(str(c["id"]))
+        pick = _by_id(doc_for(kinds), "claims").get(str(c["id"]))
         e = dict(pick) if pick else nodata_claim(paper, c)
         e.setdefault("text", c.get("statement", ""))
         e["sections"] = exps  # every experiment the claim reads (the JSON's "experiment" is the first)
-        e["origin"] = (("fresh" if kinds <= {"fresh", "partial"} else "snapshot") if pick else "none")
+        origin = "none" if "none" in kinds else "fresh" if kinds <= {"fresh", "partial"} else "snapshot"
+        e["origin"] = origin if pick else "none"
         out_claims.append(e)
     return {"paper": paper, "captions": captions, "meta": meta, "sources": sources, "numbers": out_nums,
             "claims": out_claims, "notes": notes, "order": order, "counts": count(out_nums, out_claims)}

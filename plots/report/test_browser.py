@@ -1,12 +1,11 @@
-#!/usr/bin/python3
 """Renders fidelity reports in headless Chromium (Debian's `chromium`) and checks that every figure loaded
 (ctest `report_browser`). The page's own script (report.py SCRIPT) writes, on load, the number of <img>
 elements and of those with naturalWidth > 0 into attributes of <body>; this reads them from
 `chromium --dump-dom`.
 
-    /usr/bin/python3 plots/report/test_browser.py              # a fixture report must pass, and a copy
-                                                              # with one image corrupted must fail
-    /usr/bin/python3 plots/report/test_browser.py FILE.html... # check these reports (exit 1 on a failure)
+    python3 -m plots.report.test_browser              # a fixture report must pass, and a copy
+                                                     # with one image corrupted must fail
+    python3 -m plots.report.test_browser FILE.html... # check these reports (exit 1 on a failure)
 
 Exit 77 (ctest: skipped) when chromium is missing; `make test` installs it (experiments/tools/deps.sh browser)."""
 import os
@@ -16,8 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+from plots.report import fixture, report
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -58,8 +56,6 @@ def corrupt(src, dst):
 
 
 def self_test():
-    import fixture
-    import report
     with tempfile.TemporaryDirectory(prefix="dpf-report-browser-") as t:
         res = os.path.join(t, "results")
         fixture.snapshot(os.path.join(res, "reference"), "privatree")

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """ctest `reference`: the reference snapshot and `verify` on a real run (tests/reference/quick.yaml).
 
-  1. run the config, write its snapshot (plots/reference/snapshot.py);
+  1. run the config, write its snapshot (python3 -m plots.reference.snapshot);
   2. a fresh run into a new results root: verify says every cell is unchanged (exit 0);
   3. a copy of the results with one cell's accuracy shifted by +0.02 on every fold: that cell and
      no other is flagged (exit 1);
@@ -12,7 +11,7 @@
   6. an incomplete run (a cell deleted): snapshot refuses it and names the cells finished;
   7. plots/common.py: load_rows falls back on the snapshot with the same means and sds, and says so;
      with cells but no results.csv it says how many cells are finished and the merge command.
-Usage: test_reference.py BUILD/dpforest
+Usage (from the repository root): python3 -m tests.reference.test_reference BUILD/dpforest
 """
 import csv
 import io
@@ -25,10 +24,13 @@ import sys
 import tempfile
 from contextlib import redirect_stderr
 
+from plots import common
+from plots.reference import reference as refmod
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PY = sys.executable
-SNAPSHOT = os.path.join(ROOT, "plots", "reference", "snapshot.py")
-VERIFY = os.path.join(ROOT, "plots", "reference", "verify.py")
+SNAPSHOT = ["-m", "plots.reference.snapshot"]
+VERIFY = ["-m", "plots.reference.verify"]
 CONFIG = os.path.join(ROOT, "tests", "reference", "quick.yaml")
 failures = []
 
@@ -51,7 +53,7 @@ def dpf_run(dpforest, config, results):
 
 
 def verify(dpforest, results, ref, *extra):
-    return run([PY, VERIFY, "--paper", "selftest", "--results", results, "--reference", ref, "--dpforest", dpforest, *extra])
+    return run([PY, *VERIFY, "--paper", "selftest", "--results", results, "--reference", ref, "--dpforest", dpforest, *extra])
 
 
 def flagged_lines(out):
@@ -66,13 +68,11 @@ def main():
         ref = os.path.join(tmp, "reference")
         # 0. Cells on datasets the mirror does not hold (dipreme Table 2: HIGGS and PUC-Rio, 2 x 36 cells)
         # are counted apart by status, and the completeness rule leaves them out.
-        sys.path.insert(0, os.path.join(ROOT, "plots", "reference"))
-        import reference as refmod
         st = refmod.experiment_status(dpforest, os.path.join(ROOT, "configs", "dipreme", "table-2.yaml"), tmp)
         check(st["cells_unavailable"] == 72 and st["unavailable_datasets"] == ["higgs", "puc-rio"],
               f"status counts the cells on datasets not in the mirror: {st}")
         dpf_run(dpforest, CONFIG, res)
-        rc, out = run([PY, SNAPSHOT, "--config", CONFIG, "--results", res, "--out", ref, "--dpforest", dpforest])
+        rc, out = run([PY, *SNAPSHOT, "--config", CONFIG, "--results", res, "--out", ref, "--dpforest", dpforest])
         check(rc == 0, f"snapshot written (exit {rc}): {out.strip()}")
         snap_csv = os.path.join(ref, "selftest", "verify-quick.csv")
         with open(snap_csv, newline="") as f:
@@ -149,19 +149,17 @@ def main():
         for f in os.listdir(cdir):
             if f.startswith(target):
                 os.remove(os.path.join(cdir, f))
-        rc, out = run([PY, SNAPSHOT, "--config", CONFIG, "--results", res6, "--out", os.path.join(tmp, "ref6"),
+        rc, out = run([PY, *SNAPSHOT, "--config", CONFIG, "--results", res6, "--out", os.path.join(tmp, "ref6"),
                        "--dpforest", dpforest])
         check(rc == 1 and "2 of 3 cells finished" in out and "NOT written" in out and " run " in out,
               f"incomplete results refused: {out.strip()}")
-        rc, out = run([PY, SNAPSHOT, "--config", CONFIG, "--results", res6, "--out", os.path.join(tmp, "ref6"),
+        rc, out = run([PY, *SNAPSHOT, "--config", CONFIG, "--results", res6, "--out", os.path.join(tmp, "ref6"),
                        "--dpforest", dpforest, "--allow-partial"])
         with open(os.path.join(tmp, "ref6", "selftest", "meta.yaml")) as f:
             meta6 = f.read()
         check(rc == 0 and "complete: false" in meta6, "--allow-partial writes complete: false")
 
         # 7. plots/common.py: the snapshot fallback and the unmerged-cells message.
-        sys.path.insert(0, os.path.join(ROOT, "plots"))
-        import common
         res7 = os.path.join(tmp, "results-plot")
         os.makedirs(os.path.join(res7, "selftest", "verify-quick"))
         shutil.copytree(ref, os.path.join(res7, "reference"))

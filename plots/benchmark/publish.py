@@ -1,0 +1,95 @@
+"""The published copy of the leaderboard (results/reference/benchmark/leaderboard/, tracked in git) and
+README.md's leaderboard block, which is made from that copy alone."""
+import csv
+import math
+import os
+import re
+from collections import defaultdict
+
+from plots.benchmark.data import short_name
+from plots.benchmark.stats import fmt_p
+from plots.common import replace_marked_block
+
+PUBLISH_FILES = ["leaderboard.md", "headline.png", "ranks.csv", "summary.csv", "wtl.md", "wtl.csv",
+                 "wtl-datasets.csv", "fit-time.md", "fit-time.csv", "fit-time.png", "completeness.csv",
+                 "incomplete.md", "panels-regression.png"]
+
+# Critical-difference diagrams are published at epsilon 1 only, and the classification panels (1 MB) not
+# at all, to keep the tracked copy near 1 MB; the published leaderboard.md says where the rest appear.
+PUBLISH_PATTERNS = [r"cd-.*-eps1\.png"]
+
+README_BEGIN, README_END = "<!-- leaderboard:begin -->", "<!-- leaderboard:end -->"
+
+
+def read_ranks(path):
+    """ranks.csv -> {(task, scope): {eps: {"labels": [(label, rank)], "k", "n", "cd", "friedman_p", "id_p"}}}."""
+    out = defaultdict(dict)
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            e = out[(r["task"], r["scope"])].setdefault(float(r["epsilon"]), {
+                "labels": [], "k": int(r["k"]), "n": int(r["n_datasets"]), "cd": float(r["cd"]),
+                "friedman_p": float(r["friedman_p"]), "id_p": float(r["iman_davenport_p"])})
+            e["labels"].append((r["label"], float(r["mean_rank"])))
+    return out
+
+
+def readme_block(pub_dir, rel_dir):
+    """The README's leaderboard block, from the published ranks.csv and completeness.csv alone: the headline
+    figure, then per scope and epsilon the best DP algorithm and every one within the critical difference."""
+    ranks = read_ranks(os.path.join(pub_dir, "ranks.csv"))
+    with open(os.path.join(pub_dir, "completeness.csv"), newline="") as f:
+        comp = list(csv.DictReader(f))
+    have = sum(int(r["present_folds"]) for r in comp)
+    expected = sum(int(r["expected_folds"]) for r in comp)
+    done = sum(1 for r in comp if r["status"] == "complete")
+    lines = [README_BEGIN, f"![DP forests: mean rank against epsilon]({rel_dir}/headline.png)", "",
+             "| task, datasets | ε | best DP forest (mean rank) | not significantly worse (Nemenyi, within CD) | "
+             "k / CD | Friedman p |", "|---|---|---|---|---|---|"]
+    for (task, scope), per_eps in sorted(ranks.items()):
+        for eps in sorted(per_eps):
+            e = per_eps[eps]
+            order = sorted(e["labels"], key=lambda x: x[1])
+            best = order[0]
+            tied = [f"{short_name(lab)} ({r:.2f})" for lab, r in order[1:] if math.isnan(e["cd"]) or r - best[1] < e["cd"]]
+            lines.append(f"| {task}, {scope} (N={e['n']}) | {eps:g} | **{short_name(best[0])}** ({best[1]:.2f}) | "
+                         f"{', '.join(tied) or 'none'} | {e['k']} / {e['cd']:.2f} | {fmt_p(e['friedman_p'])} |")
+    lines += ["", f"From `{rel_dir}/` ({done} of {len(comp)} (dataset, algorithm, ε) blocks complete, {have} of "
+              f"{expected} folds); the full report with CD diagrams, panels, W/T/L and fit times is "
+              f"[{rel_dir}/leaderboard.md]({rel_dir}/leaderboard.md).", README_END]
+    return "\n".join(lines)
+
+
+def update_readme(readme, block, check_only=False):
+    try:
+        return replace_marked_block(readme, README_BEGIN, README_END, block, check_only)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+
+
+def publish(outdir, pub_dir, readme):
+    """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block."""
+    import shutil
+    os.makedirs(pub_dir, exist_ok=True)
+    names = [n for n in PUBLISH_FILES if os.path.exists(os.path.join(outdir, n))]
+    names += sorted(n for n in os.listdir(outdir) if any(re.fullmatch(p, n) for p in PUBLISH_PATTERNS))
+    for name in names:
+        if name == "leaderboard.md":
+            continue
+        shutil.copyfile(os.path.join(outdir, name), os.path.join(pub_dir, name))
+    if "leaderboard.md" in names:
+        with open(os.path.join(outdir, "leaderboard.md")) as f:
+            md = f.read()
+
+        def link(m):
+            if m.group(2) in names:
+                return m.group(0)
+            return (f"*({m.group(1)}: `{m.group(2)}` is not in this published copy; `make reproduce-benchmark` "
+                    f"draws it in results/benchmark/leaderboard/)*")
+        with open(os.path.join(pub_dir, "leaderboard.md"), "w") as f:
+            f.write(re.sub(r"!\[([^\]]*)\]\(([^)]+)\)", link, md))
+    total = sum(os.path.getsize(os.path.join(pub_dir, n)) for n in os.listdir(pub_dir))
+    print(f"published {len(os.listdir(pub_dir))} files ({total} bytes) to {pub_dir}")
+    if readme:
+        rel = os.path.relpath(os.path.abspath(pub_dir), os.path.dirname(os.path.abspath(readme)))
+        update_readme(readme, readme_block(pub_dir, rel))
+        print(f"{readme}: leaderboard block rewritten from {pub_dir}")

@@ -1,0 +1,25 @@
+"""[v1] Table 2: classification error (mean ± std over 10 random 90/10 splits), Markdown + CSV.
+"DP-ERT" (quirk l1_error) is scored by mean |y - p| as the authors did; "DP-ERT (0/1 error)" thresholds it.
+
+Usage: python3 -m plots.dipreme_v1.table_2 [RESULT_DIR]
+(reads RESULT_DIR/results.csv, writes table-2.md/.csv there)"""
+from plots import common
+from plots.dipreme_v1 import tables
+
+
+def main(argv=None):
+    result_dir = common.result_dir_arg(__doc__, "dipreme-v1", "table-2", argv)
+    rows = tables.select(common.load_rows(result_dir))
+    order = ["Random Forest", "ERT", "Median Trees", "DP-DF (as run)", "DP-ERT", "DiPriMe", "DiPriMe (as coded)",
+             "DiPriMe (Lebesgue)", "DiPriMe (strict)", "DP-DF", "DP-DF (strict)", "DP-ERT (0/1 error)", "DP-ERT (strict)",
+             "DP-ERT (leaves ε/(2N_T))"]
+    cols = ["banknote", "credit-default", "wall-robot:24"]
+    present = {r["dataset"] for r in rows}
+    common.render_table(rows, result_dir, "table-2", "error",
+                        row_order=[o for o in order if any(r["label"] == o for r in rows)],
+                        col_order=[c for c in cols if c in present],
+                        title="[v1] Table 2: classification error, ε = 2, N_T = 10, K = 5, d_max = 5, ρ = 0.5")
+
+
+if __name__ == "__main__":
+    main()

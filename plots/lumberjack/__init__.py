@@ -1,0 +1,1 @@
+"""lumberjack: the headline table (python3 -m plots lumberjack table-headline)."""

@@ -1,0 +1,1 @@
+"""The per-paper fidelity report (python3 -m plots.report.report): sources, figures, page."""
