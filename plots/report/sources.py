@@ -439,8 +439,8 @@ def gather(paper, results_root, reference_root, dpforest, root=ROOT):
             snap_json, os.path.join(root, "configs", paper, "published.yaml"))
         if not current:
             notes.append(f"{snap_json_path} {why}: the snapshot's verdicts and explanations may be out of date; "
-                         f"`python3 plots/reference/snapshot.py --paper {paper} --published-only` (with the full "
-                         f"results) or `make snapshot PAPER={paper}` rewrites them.")
+                         f"`python3 plots/reference/snapshot.py --paper {paper} --published-only` (from the full "
+                         f"results, or from the snapshot itself) or `make snapshot PAPER={paper}` rewrites them.")
     if snap_json is None and any(s["kind"] == "snapshot" for s in sources.values()):
         notes.append(f"{snap_json_path} is missing: snapshot experiments show no verdicts.")
     by_id = lambda doc, key: {str(x.get("id")): x for x in (doc or {}).get(key, []) if isinstance(x, dict)}
