@@ -121,6 +121,36 @@ def _recount(doc):
     c["claims_no_data"] = sum(1 for e in doc["claims"] if e["verdict"] == "no data")
 
 
+def _agrees(a, b, rel):
+    return isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) <= rel * max(1.0, abs(a), abs(b))
+
+
+def keep_full_precision(doc, old):
+    """Where a number's measurement agrees with the recorded one to the snapshot's 6 significant
+    digits (same selector and n), keep the recorded full-precision mean, sd and delta: they came from
+    the full results, and the rebuilt values differ from them only by the snapshot's rounding."""
+    before = {e["id"]: e for e in (old or {}).get("numbers", [])}
+    for e in doc["numbers"]:
+        o = before.get(e["id"])
+        if not o:
+            continue
+        same = True
+        for s in ("paper_method", "with_quirks", "strict"):
+            x, y = (e.get("ours") or {}).get(s), (o.get("ours") or {}).get(s)
+            if x is None or y is None:
+                same = same and x is None and y is None
+                continue
+            same = same and x.get("selector") == y.get("selector") and x.get("n") == y.get("n") \
+                and (x.get("mean") == y.get("mean") or _agrees(x.get("mean"), y.get("mean"), 2e-5)) \
+                and (x.get("sd") == y.get("sd") or _agrees(x.get("sd"), y.get("sd"), 1e-4))
+        if not same or not (e.get("delta") == o.get("delta") or _agrees(e.get("delta"), o.get("delta"), 2e-5)):
+            continue
+        for s in ("paper_method", "with_quirks", "strict"):
+            if e["ours"].get(s) is not None:
+                e["ours"][s]["mean"], e["ours"][s]["sd"] = o["ours"][s]["mean"], o["ours"][s]["sd"]
+        e["delta"] = o.get("delta")
+
+
 def _strip_root(value, tmp_root, results_root):
     if isinstance(value, str):
         return value.replace(" RESULTS=" + tmp_root, "").replace(tmp_root, results_root)
@@ -160,6 +190,7 @@ def published_from_snapshot(dpforest, configs_root, ref_dir, paper, cwd=None):
         with open(out) as f:
             doc = json.load(f)
         doc = _strip_root(doc, tmp, (old or {}).get("results_root", "results"))
+        keep_full_precision(doc, old)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     needing = claims_needing_folds(new_yaml.get("claims"))
