@@ -20,7 +20,7 @@ order (reference.py). What each part of the check needs, and what the snapshot g
            multinomial-rf's fig5-car-significant rule text "p 0.71" -> "p 0.7". So no paired claim is
            recomputed.
 
-Every number and argmax claim is recomputed from rebuilt rows (on the committed snapshots of all eight
+Every number and argmax claim is recomputed from rebuilt rows (on the committed snapshots of all seven
 papers: the same verdicts, means, sds and n as the full-results published.json; the {delta}
 placeholder of an explanation can differ in its 4th significant digit). Every paired claim keeps the
 verdict, measurement and rules the snapshot's published.json records, provided its definition
