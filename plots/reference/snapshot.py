@@ -20,6 +20,7 @@ import sys
 
 import yaml
 
+from plots.reference import from_snapshot
 from plots.reference import reference as ref
 
 
@@ -75,6 +76,22 @@ def snapshot_experiment(args, config, paper, experiment, out_dir):
     return entry, msg, False
 
 
+def write_published_json(doc, pub, out_dir):
+    """Writes <out_dir>/published.json with the sha256 of the published.yaml its verdicts came from."""
+    # The verdicts depend on published.yaml (tolerances, explanations, `unexplained`): record which one,
+    # so the report and ctest `report` can tell when the snapshot's verdicts are older than the record.
+    doc["published_yaml_sha256"] = ref.file_sha256(pub)
+    path = os.path.join(out_dir, "published.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(doc, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    c = doc["counts"]
+    return (f"{c['numbers']} numbers ({c['within']} within, {c['outside_explained']} outside "
+            f"explained, {c['outside_unexplained']} outside unexplained, {c['no_data']} no data), {c['claims']} claims "
+            f"({c['claims_hold']} hold, {c['claims_fail']} fail, {c['claims_no_data']} no data)")
+
+
 def published_json(args, paper, out_dir):
     pub = os.path.join(args.configs, paper, "published.yaml")
     if not os.path.exists(pub):
@@ -87,23 +104,13 @@ def published_json(args, paper, out_dir):
     with open(tmp) as f:
         doc = json.load(f)
     os.remove(tmp)
-    # The verdicts depend on published.yaml (tolerances, explanations, `unexplained`): record which one,
-    # so the report and ctest `report` can tell when the snapshot's verdicts are older than the record.
-    doc["published_yaml_sha256"] = ref.file_sha256(pub)
-    path = os.path.join(out_dir, "published.json")
-    with open(path + ".tmp", "w") as f:
-        json.dump(doc, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    os.replace(path + ".tmp", path)
-    c = doc["counts"]
-    return (f"{paper}: published.json: {c['numbers']} numbers ({c['within']} within, {c['outside_explained']} outside "
-            f"explained, {c['outside_unexplained']} outside unexplained, {c['no_data']} no data), {c['claims']} claims "
-            f"({c['claims_hold']} hold, {c['claims_fail']} fail, {c['claims_no_data']} no data)")
+    return f"{paper}: published.json: " + write_published_json(doc, pub, out_dir)
 
 
 def published_only(args, by_paper):
-    """Rewrites published.json of each paper, refusing when the results root lacks an experiment the
-    snapshot holds (its verdicts would turn into 'no data') or holds it with other cells."""
+    """Rewrites published.json of each paper: from the full results when the results root holds every
+    experiment the snapshot holds, with the same cells; otherwise from the snapshot itself
+    (from_snapshot.py says what that recomputes exactly and when it must refuse)."""
     rc = 0
     for paper, items in by_paper.items():
         out_dir = os.path.join(args.out, paper)
@@ -122,14 +129,23 @@ def published_only(args, by_paper):
             if counts.get("cells_done") != entry.get("cells_done"):
                 missing.append(f"{experiment} ({counts.get('cells_done')} cells done, the snapshot has "
                                f"{entry.get('cells_done')}: {problem or 'different results'})")
-        if missing:
-            print(f"{paper}: published.json NOT rewritten; {args.results} lacks full results the snapshot holds: "
-                  + "; ".join(missing) + ". Rerun them (make reproduce-... PAPER=" + paper + ") or `make snapshot`.",
-                  file=sys.stderr)
+        if not missing:
+            msg = published_json(args, paper, out_dir)
+            print(msg or f"{paper}: no published.yaml")
+            continue
+        pub = os.path.join(args.configs, paper, "published.yaml")
+        if not os.path.exists(pub):
+            print(f"{paper}: no published.yaml")
+            continue
+        doc, why = from_snapshot.published_from_snapshot(args.dpforest, args.configs, out_dir, paper)
+        if doc is None:
+            print(f"{paper}: published.json NOT rewritten; {args.results} lacks full results the snapshot holds ("
+                  + "; ".join(missing) + ") and the snapshot alone cannot give every verdict: " + why
+                  + ". Rerun them (make reproduce-... PAPER=" + paper + ") or `make snapshot`.", file=sys.stderr)
             rc = 1
             continue
-        msg = published_json(args, paper, out_dir)
-        print(msg or f"{paper}: no published.yaml")
+        print(f"{paper}: published.json from the snapshot ({args.results} lacks " + "; ".join(missing) + "): "
+              + write_published_json(doc, pub, out_dir))
     return rc
 
 
@@ -146,7 +162,8 @@ def main():
     ap.add_argument("--allow-partial", action="store_true", help="write incomplete experiments with complete: false")
     ap.add_argument("--published-only", action="store_true",
                     help="rewrite only <out>/<paper>/published.json (after an edit of published.yaml), from full "
-                         "results of every experiment the snapshot holds; the experiment CSVs stay as they are")
+                         "results of every experiment the snapshot holds, or else from the snapshot itself "
+                         "(from_snapshot.py); the experiment CSVs stay as they are")
     args = ap.parse_args()
     if not args.paper and not args.config:
         ap.error("give --paper or --config")

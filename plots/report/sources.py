@@ -369,8 +369,8 @@ def snapshot_notes(snap_json, snap_json_path, sources, paper, root=ROOT):
     if current:
         return []
     return [f"{snap_json_path} {why}: the snapshot's verdicts and explanations may be out of date; "
-            f"`python3 -m plots.reference.snapshot --paper {paper} --published-only` (with the full "
-            f"results) or `make snapshot PAPER={paper}` rewrites them."]
+            f"`python3 -m plots.reference.snapshot --paper {paper} --published-only` (from the full "
+            f"results, or from the snapshot itself) or `make snapshot PAPER={paper}` rewrites them."]
 
 
 def gather(paper, results_root, reference_root, dpforest, root=ROOT):

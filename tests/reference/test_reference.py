@@ -10,11 +10,14 @@
   5. a rerun with another master seed (other folds, other noise): nothing flagged;
   6. an incomplete run (a cell deleted): snapshot refuses it and names the cells finished;
   7. plots/common.py: load_rows falls back on the snapshot with the same means and sds, and says so;
-     with cells but no results.csv it says how many cells are finished and the merge command.
+     with cells but no results.csv it says how many cells are finished and the merge command;
+  8. snapshot --published-only without full results: recomputed from the snapshot (the same verdicts
+     as from the full results), paired claims kept while unchanged, refused when one changed.
 Usage (from the repository root): python3 -m tests.reference.test_reference BUILD/dpforest
 """
 import csv
 import io
+import json
 import math
 import os
 import shutil
@@ -58,6 +61,111 @@ def verify(dpforest, results, ref, *extra):
 
 def flagged_lines(out):
     return [line for line in out.splitlines() if "FLAGGED" in line]
+
+
+PUBLISHED = """paper: selftest
+numbers:
+  - id: rf-accuracy
+    source: "a number on the primary metric"
+    experiment: verify-quick
+    metric: accuracy
+    value: {rf_value}
+    tolerance: {rf_tol}
+    paper_method: {{label: RF}}
+    explanation: "{note} ours {{ours}}"
+  - id: dpert-f1
+    source: "a number on another metric"
+    experiment: verify-quick
+    metric: f1
+    value: 0.5
+    tolerance: 0.5
+    paper_method: {{label: "DP-ERT (strict)"}}
+claims:
+  - id: rf-beats-dpert
+    statement: "RF beats DP-ERT"
+    type: paired
+    experiment: verify-quick
+    metric: accuracy
+    a: {{label: RF}}
+    b: {{label: "DP-ERT (strict)"}}
+    expect: {{min_difference: {min_diff}}}
+  - id: best-epsilon
+    statement: "argmax over epsilon"
+    type: argmax
+    experiment: verify-quick
+    metric: accuracy
+    series: {{label: "DiPriMe (strict)"}}
+    over: epsilon
+    expect: {{argmax_in: [0, 10]}}
+"""
+
+
+def write_published(cfg, commit, **kw):
+    values = dict(rf_value=0.5, rf_tol=0.6, note="first", min_diff=0)
+    values.update(kw)
+    path = os.path.join(cfg, "selftest", "published.yaml")
+    with open(path, "w") as f:
+        f.write(PUBLISHED.format(**values))
+    if commit:
+        run(["git", "-C", cfg, "add", "-A"])
+        run(["git", "-C", cfg, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "v"])
+
+
+def published_from_snapshot(dpforest, tmp, res):
+    """8. snapshot.py --published-only without full results: numbers and argmax claims recomputed from
+    the snapshot, paired claims kept from the recorded published.json while their definition is
+    unchanged (its published.yaml found in git), refused when it changed."""
+    cfg = os.path.join(tmp, "configs")
+    os.makedirs(os.path.join(cfg, "selftest"))
+    run(["git", "init", "-q", cfg])
+    write_published(cfg, commit=True)
+    ref8 = os.path.join(tmp, "reference-published")
+    base = [PY, *SNAPSHOT, "--config", CONFIG, "--out", ref8, "--configs", cfg, "--dpforest", dpforest]
+    rc, out = run(base + ["--results", res])
+    check(rc == 0 and "published.json" in out, f"snapshot with a published.yaml (exit {rc}): {out.strip()}")
+    jpath = os.path.join(ref8, "selftest", "published.json")
+    with open(jpath) as f:
+        first = json.load(f)
+    # An edited record: a new explanation and a tolerance that turns the number's verdict.
+    write_published(cfg, commit=True, rf_tol=0.01, note="second")
+    empty = os.path.join(tmp, "results-none")
+    rc, out = run(base + ["--results", empty, "--published-only"])
+    check(rc == 0 and "from the snapshot" in out, f"--published-only from the snapshot alone (exit {rc}): {out.strip()}")
+    with open(jpath) as f:
+        snap = json.load(f)
+    rc, out = run(base + ["--results", res, "--published-only"])
+    with open(jpath) as f:
+        full = json.load(f)
+    check(rc == 0 and "from the snapshot" not in out, f"--published-only from full results (exit {rc}): {out.strip()}")
+    nums = {n["id"]: n for n in snap["numbers"]}
+    check(first["numbers"][0]["verdict"] == "within" and nums["rf-accuracy"]["verdict"] == "outside"
+          and "second" in nums["rf-accuracy"]["explanation"], "the edited tolerance and explanation are applied")
+    same = snap["counts"] == full["counts"]
+    for a, b in zip(snap["numbers"], full["numbers"]):
+        for s in ("paper_method",):
+            x, y = a["ours"][s], b["ours"][s]
+            same = same and a["verdict"] == b["verdict"] and x["n"] == y["n"] \
+                and math.isclose(x["mean"], y["mean"], rel_tol=1e-5) and math.isclose(x["sd"], y["sd"], rel_tol=1e-4)
+    for a, b in zip(snap["claims"], full["claims"]):
+        same = same and all(a[k] == b[k] for k in ("verdict", "measured", "rules"))
+    check(same, "from the snapshot: the same verdicts, means, sds, n and claims as from the full results")
+    check(snap["published_yaml_sha256"] == refmod_sha(os.path.join(cfg, "selftest", "published.yaml")),
+          "published.json records the edited published.yaml")
+    # A paired claim whose definition changed cannot be recomputed from the snapshot: refused.
+    write_published(cfg, commit=False, rf_tol=0.01, note="second", min_diff=0.5)
+    with open(jpath) as f:
+        before = f.read()
+    rc, out = run(base + ["--results", empty, "--published-only"])
+    with open(jpath) as f:
+        after = f.read()
+    check(rc == 1 and "rf-beats-dpert" in out and "definition changed" in out and "rerun verify-quick" in out
+          and before == after, f"a changed paired claim: refused, published.json untouched (exit {rc}): {out.strip()}")
+
+
+def refmod_sha(path):
+    import hashlib
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def main():
@@ -200,6 +308,7 @@ def main():
         msg = f"{err.getvalue()} {code}"
         check("2 of 3 cells finished" in msg and f"{dpforest} merge {CONFIG} --results {res8}" in msg,
               f"unmerged cells: K of N and the merge command: {msg!r}")
+        published_from_snapshot(dpforest, tmp, res)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:
