@@ -103,8 +103,8 @@ ProbBracket discrete_gaussian_tail(int64_t n, double v) {
 }
 
 DiscreteGaussianProfile::DiscreteGaussianProfile(double sigma2) : sigma2_(sigma2) {
-  require(std::isfinite(sigma2) && sigma2 >= 1e-4 && sigma2 <= 1e15,
-          "discrete Gaussian profile: sigma2 must be finite and in [1e-4, 1e15], got ", sigma2);
+  require(std::isfinite(sigma2) && sigma2 >= 0x1p-30 && sigma2 <= 0x1p52,
+          "discrete Gaussian profile: sigma2 must be finite and in [2^-30, 2^52] (the sampler's range), got ", sigma2);
   // Convolution path: |y| <= B with B >= 13.6 sigma, i.e. exp(-B^2 / (2 sigma2)) <= 1e-40.
   const double sigma = std::sqrt(sigma2);
   bound_ = static_cast<int64_t>(std::ceil(13.6 * sigma)) + 2;

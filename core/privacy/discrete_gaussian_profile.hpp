@@ -38,7 +38,7 @@ struct ProbBracket {
 
 class DiscreteGaussianProfile {
  public:
-  // sigma2: the variance parameter of N_Z(0, sigma2), finite and in [1e-4, 1e15].
+  // sigma2: the variance parameter of N_Z(0, sigma2), finite and in [2^-30, 2^52] (the sampler's range).
   explicit DiscreteGaussianProfile(double sigma2);
   double sigma2() const { return sigma2_; }
   // P[S_m >= n], S_m the sum of m >= 1 independent N_Z(0, sigma2).
