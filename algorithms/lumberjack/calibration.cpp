@@ -4,7 +4,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/privacy/discrete_gaussian_profile.hpp"
 #include "core/privacy/ledger.hpp"
+#include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf::lumberjack {
@@ -84,47 +86,124 @@ double gshm_delta(double epsilon, double sigma, double tau, int k) {
   return std::max(case1, std::max(case2, case3));
 }
 
-GshmCalibration calibrate_gshm(double epsilon_s, double delta_s, int k, bool argmin_quirk) {
+double integer_threshold(double tau) { return std::ceil(tau) + 2.0; }
+
+double pruning_sigma2(double sigma) { return discrete_gaussian_sigma2_used(sigma * sigma); }
+
+GshmExact gshm_delta_discrete(double epsilon, double sigma2, double threshold, int k) {
   require(k >= 1, "lumberjack: k must be >= 1, got ", k);
+  require(std::isfinite(threshold) && std::abs(threshold) < 4e18, "lumberjack: the heavy threshold must be finite");
+  DiscreteGaussianProfile prof(sigma2);
+  GshmExact out;
+  // An appearing count passes iff 1 + Z >= T, i.e. Z >= T - 1: 1 - p lies in the bracket `app`, so
+  // ln p lies in [lp_lo, lp_hi] (both <= 0).
+  const ProbBracket app = prof.tail(static_cast<int64_t>(threshold) - 1, 1);
+  out.appear = app.hi;
+  const double lp_lo = std::log1p(-app.hi), lp_hi = std::log1p(-app.lo);
+  auto dhi = [&](double e, int m) { return prof.delta(e, m).hi; };
+  // Upper bound of both cases over i in [i1, i2] and p in its bracket (exact up to the brackets when
+  // i1 == i2): p^i >= p_lo^i2 and delta_{k-i}(eps - i ln p) <= delta_{k-i1}(eps - i1 ln p_hi) for case 2;
+  // delta_{k-i}(eps + i ln p) <= delta_{k-i1}(eps + i2 ln p_lo) for case 3.
+  auto bound = [&](int i1, int i2) {
+    const double c2 = -std::expm1(i2 * lp_lo) + std::exp(i2 * lp_lo) * dhi(epsilon - i1 * lp_hi, k - i1);
+    const double c3 = dhi(epsilon + i2 * lp_lo, k - i1);
+    return std::max(c2, c3);
+  };
+  // Seed with the two ends (all counts move; all appear): one of them is the maximum in every
+  // setting we tried, and a good first value lets the bounds prune nearly every block.
+  out.delta = bound(0, 0);
+  if (const double u = bound(k, k); u > out.delta) {
+    out.delta = u;
+    out.worst_i = k;
+  }
+  std::vector<std::pair<int, int>> stack;
+  if (k >= 2) stack.emplace_back(1, k - 1);
+  while (!stack.empty()) {
+    const auto [i1, i2] = stack.back();
+    stack.pop_back();
+    const double u = bound(i1, i2);
+    if (i1 == i2) {
+      if (u > out.delta) {
+        out.delta = u;
+        out.worst_i = i1;
+      }
+      continue;
+    }
+    if (u <= out.delta) continue;  // no i in the block can beat the best exact value found
+    const int mid = i1 + (i2 - i1) / 2;
+    stack.emplace_back(mid + 1, i2);
+    stack.emplace_back(i1, mid);
+  }
+  return out;
+}
+
+GshmCalibration calibrate_gshm(double epsilon_s, double delta_s, int k, bool argmin_quirk, double max_sigma_factor) {
+  require(k >= 1, "lumberjack: k must be >= 1, got ", k);
+  require(max_sigma_factor >= 1.0, "lumberjack: max_sigma_factor must be >= 1, got ", max_sigma_factor);
   GshmCalibration c;
   c.mu = analytic_gaussian_mu(epsilon_s, delta_s);
   const double sigma_min = std::sqrt(static_cast<double>(k)) / c.mu;  // l2 sensitivity sqrt(k) (§3.2 step 2)
   // (1 - delta_s)^(1/k) = 1 - q: tau / sigma is the upper q-quantile of N(0, 1) (§3.2 step 4).
   const double q = -std::expm1(std::log1p(-delta_s) / k);
   const double z = normal_upper_quantile(q);
-  constexpr int kCandidates = 20;   // threshold_calculator.py: datapoints = 20
-  constexpr double kMaxFactor = 2;  // max_sigma_factor = 2
-  for (int j = 0; j < kCandidates; ++j) {
+  auto candidate = [&](double sigma) {
     GshmCandidate g;
-    g.sigma = sigma_min + (kMaxFactor * sigma_min - sigma_min) * j / (kCandidates - 1);  // numpy linspace
-    g.tau = g.sigma * z;
-    g.delta_exact = gshm_delta(epsilon_s, g.sigma, g.tau, k);
-    g.valid = g.delta_exact <= delta_s * (1.0 + 1e-9);
-    c.candidates.push_back(g);
-  }
+    g.sigma = sigma;
+    g.tau = sigma * z;
+    g.delta_continuous = gshm_delta(epsilon_s, g.sigma, g.tau, k);
+    g.valid_continuous = g.delta_continuous <= delta_s * (1.0 + 1e-9);
+    g.delta_exact = gshm_delta_discrete(epsilon_s, pruning_sigma2(sigma), integer_threshold(g.tau), k).delta;
+    g.valid = g.delta_exact <= delta_s;
+    return g;
+  };
+  auto choose = [&](const GshmCandidate& g, bool refined) {
+    c.sigma = g.sigma;
+    c.tau = g.tau;
+    c.valid = g.valid;
+    c.delta_exact = g.delta_exact;
+    c.delta_continuous = g.delta_continuous;
+    c.refined = refined;
+  };
+  constexpr int kCandidates = 20;  // threshold_calculator.py: datapoints = 20 (max_sigma_factor = 2 by default)
+  for (int j = 0; j < kCandidates; ++j)
+    c.candidates.push_back(candidate(sigma_min + (max_sigma_factor * sigma_min - sigma_min) * j / (kCandidates - 1)));  // numpy linspace
   if (argmin_quirk) {
-    // The code stores invalid pairs as tau = -1 and returns argmin (first minimum) of the list.
+    // The code stores pairs its (continuous) check rejects as tau = -1 and returns argmin (first minimum).
     std::size_t best = 0;
     for (std::size_t j = 0; j < c.candidates.size(); ++j) {
-      const double tj = c.candidates[j].valid ? c.candidates[j].tau : -1.0;
-      const double tb = c.candidates[best].valid ? c.candidates[best].tau : -1.0;
+      const double tj = c.candidates[j].valid_continuous ? c.candidates[j].tau : -1.0;
+      const double tb = c.candidates[best].valid_continuous ? c.candidates[best].tau : -1.0;
       if (tj < tb) best = j;
     }
-    c.sigma = c.candidates[best].sigma;
-    c.valid = c.candidates[best].valid;
-    c.tau = c.valid ? c.candidates[best].tau : -1.0;
+    choose(c.candidates[best], false);
+    if (!c.candidates[best].valid_continuous) {
+      c.tau = -1.0;
+      c.valid = false;
+    }
     return c;
   }
-  for (const GshmCandidate& g : c.candidates) {
-    if (!g.valid) continue;
-    if (!c.valid || g.tau < c.tau) {
-      c.sigma = g.sigma;
-      c.tau = g.tau;
-      c.valid = true;
-    }
+  std::size_t first = 0;
+  while (first < c.candidates.size() && !c.candidates[first].valid) ++first;
+  if (first == c.candidates.size()) {
+    const GshmCandidate& last = c.candidates.back();
+    fail("lumberjack: no pruning noise up to sigma = ", max_sigma_factor,
+         " sqrt(k)/mu holds the pruning budget: at (epsilon_s, delta_s) = (",
+         epsilon_s, ", ", delta_s, ") with k = ", k, " counts per record, sigma in [", sigma_min, ", ", last.sigma,
+         "] spends delta ", c.candidates.front().delta_exact, " to ", last.delta_exact,
+         " under the exact discrete-Gaussian analysis (lumberjack.md §3.2; docs/lumberjack-calibration.md)");
   }
-  require(c.valid, "lumberjack: no (sigma, tau) candidate passes the exact GSHM check at (epsilon_s, delta_s) = (",
-          epsilon_s, ", ", delta_s, "), k = ", k, " (lumberjack.md §3.2)");
+  if (first == 0) {
+    choose(c.candidates[0], false);
+    return c;
+  }
+  // The smallest valid sigma in (sigma_{first-1}, sigma_first]: bisection keeping hi valid.
+  double lo = c.candidates[first - 1].sigma;
+  GshmCandidate hi = c.candidates[first];
+  for (int it = 0; it < 60 && hi.sigma - lo > 1e-12 * hi.sigma; ++it) {
+    const GshmCandidate m = candidate(0.5 * (lo + hi.sigma));
+    if (m.valid) hi = m; else lo = m.sigma;
+  }
+  choose(hi, true);
   return c;
 }
 

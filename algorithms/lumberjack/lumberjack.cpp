@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "algorithms/common/param_set.hpp"
 #include "algorithms/common/shared_params.hpp"
@@ -173,16 +174,21 @@ class LumberjackModel : public Model {
   }
 };
 
+Budget plan(const LumberjackParams& p) {
+  require(std::isfinite(p.epsilon) && p.epsilon > 0, "lumberjack: epsilon must be > 0 and finite");
+  require(p.splitting_fraction > 0 && p.splitting_fraction < 1,
+          "lumberjack: splitting_fraction must lie strictly in (0, 1), got ", p.splitting_fraction);
+  return lumberjack::plan_budget(p.epsilon, p.delta, p.splitting_fraction, p.n_trees, p.max_depth,
+                                 p.argmin_threshold);
+}
+
 class LumberjackLearner : public Learner {
  public:
-  explicit LumberjackLearner(LumberjackParams p) : p_(p) {
-    require(std::isfinite(p_.epsilon) && p_.epsilon > 0, "lumberjack: epsilon must be > 0 and finite");
-    require(p_.splitting_fraction > 0 && p_.splitting_fraction < 1,
-            "lumberjack: splitting_fraction must lie strictly in (0, 1), got ", p_.splitting_fraction);
-    // Fail before any fit when the budget cannot be calibrated (e.g. delta too small for the leaves).
-    (void)lumberjack::plan_budget(p_.epsilon, p_.delta, p_.splitting_fraction, p_.n_trees, p_.max_depth,
-                                  p_.argmin_threshold);
-  }
+  // The budget and its calibration (§3) are a pure function of the public parameters: planned once
+  // per learner, not per fit (the exact discrete calibration is not free, and audits fit 10^5 times).
+  // Fails before any fit when the budget cannot be calibrated (delta too small for the leaves, or no
+  // pruning noise in the authors' range holds delta_s under the exact discrete analysis).
+  explicit LumberjackLearner(LumberjackParams p) : p_(p), budget_(plan(p)) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     require(data.task() == TaskKind::kClassification, "lumberjack: classification only");
@@ -209,8 +215,7 @@ class LumberjackLearner : public Learner {
     LumberjackModel& M = *model;
     M.params = p_;
     M.n_classes = static_cast<int>(K);
-    M.budget = lumberjack::plan_budget(p_.epsilon, p_.delta, p_.splitting_fraction, p_.n_trees, p_.max_depth,
-                                       p_.argmin_threshold);
+    M.budget = budget_;
     TreeSpec ts;
     ts.max_depth = p_.max_depth;
     ts.sigma_split = M.budget.gshm.sigma;
@@ -240,8 +245,9 @@ class LumberjackLearner : public Learner {
     // Ledger (§3 item 3). Every tree reads every row: trees compose sequentially.
     const PrivacyLedger::ScopeId forest = ctx.ledger.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "forest");
     // The pruning of the whole forest is ONE Gaussian sparse-histogram release calibrated for k counts
-    // per record (§3.2; l2 sensitivity sqrt(k)), (eps_s, delta_s)-DP by the exact GSHM analysis; it is
-    // not a zCDP charge. The argmin quirk can choose an invalid pair (tau = -1): then uncertified.
+    // per record (§3.2; l2 sensitivity sqrt(k)), (eps_s, delta_s)-DP by the GSHM analysis made exact for
+    // the discrete noise and integer threshold we use (calibration.hpp gshm_delta_discrete); it is not a
+    // zCDP charge. The argmin quirk can choose a pair that does not hold delta_s: then uncertified.
     ctx.ledger.charge_approx(forest, "gshm-pruning", M.budget.epsilon_split, M.budget.delta_split,
                              std::sqrt(static_cast<double>(M.budget.k)), M.budget.gshm.valid && !p_.as_coded_suppression);
     // Leaves: rho_tree-zCDP per tree (§3.3), rho_total = T rho_tree in all.
@@ -257,6 +263,7 @@ class LumberjackLearner : public Learner {
 
  private:
   LumberjackParams p_;
+  Budget budget_;
 };
 
 }  // namespace

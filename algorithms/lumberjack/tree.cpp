@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/lumberjack/calibration.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/privacy/rng.hpp"
 #include "core/util/error.hpp"
@@ -88,21 +89,19 @@ class Builder {
   // The heavy-hitter test of §4.2 (dp_alternative_sparse.py lines 950-962) on the node's exact count,
   // with the discrete Gaussian N_Z(0, sigma_split^2) (CKS20 Alg. 3) in place of the code's continuous
   // N(0, sigma_split^2): integer counts plus integer noise, no floating-point leak. The (eps_s, delta_s)
-  // of all these draws across the forest is the GSHM calibration of §3.2 (k counts per record, l2
-  // sensitivity sqrt(k)); the learner charges it once for the forest (lumberjack.cpp).
-  // Default threshold: the integer ceil(tau) + 2. A count that appears (0 -> 1) then passes iff
-  // Z >= ceil(tau) + 1, and for integer m >= 1, P(N_Z(0, s2) >= m) <= P(N(0, s2) >= m - 1) (the
-  // discrete sum is below the integral from m - 1, and the discrete normaliser is >= sqrt(2 pi s2) by
-  // Poisson summation), so the appearance probability is <= 1 - Phi(tau / sigma) = 1 - p, the p of
-  // §3.2 step 5. The Gaussian-mechanism terms (cases 2-3) are the continuous analysis applied to the
-  // discrete Gaussian, whose privacy profile (CKS20 Thm 7) is not re-derived here. As coded: n + Z >= tau.
+  // of all these draws across the forest is the GSHM analysis of §3.2 (k counts per record), made
+  // exact for this noise and this threshold by calibration.hpp gshm_delta_discrete, which chose
+  // sigma_split; the learner charges it once for the forest (lumberjack.cpp).
+  // Default threshold: the integer ceil(tau) + 2 (integer_threshold), so that a count that appears
+  // (0 -> 1) passes with probability P(Z >= ceil(tau) + 1) <= 1 - Phi(tau / sigma), the code's p. As
+  // coded: n + Z >= tau with n <= 2 suppressed, outside what the calibration covers.
   bool query(const Frame& u) {
     const std::size_t n = u.end - u.begin;
     if (suppressed(n)) return false;
     ++tree_.heavy_queries;
     Rng r = Rng(u.key).derive("heavy-query");
     const double z = static_cast<double>(n) + static_cast<double>(sample_discrete_gaussian(r, sigma2_split_));
-    return z >= (spec_.as_coded_suppression ? spec_.tau : std::ceil(spec_.tau) + 2.0);
+    return z >= (spec_.as_coded_suppression ? spec_.tau : integer_threshold(spec_.tau));
   }
 
   // Draws u's split (§4.1: one feature uniformly — no one-hot groups here —, threshold uniform in the

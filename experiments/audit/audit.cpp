@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,13 +69,32 @@ struct Counts {
   int64_t a = 0, b = 0;
 };
 
-// The event chosen on the selection half for "num likelier than den": a set of output hashes.
+// The lower bound an event gives with counts num (on the side where it is likelier) and den out of n
+// fits per side, each interval at confidence alpha: ln(cp_lower / cp_upper) for pure epsilon,
+// cp_lower - e^eps cp_upper for delta at eps. -inf when there is nothing to bound.
+using Score = std::function<double(int64_t num, int64_t den, int64_t n, double alpha)>;
+
+double epsilon_score(int64_t num, int64_t den, int64_t n, double alpha) {
+  const double lo = cp_lower(num, n, alpha), hi = cp_upper(den, n, alpha);
+  return lo > 0 ? std::log(lo / hi) : -HUGE_VAL;
+}
+
+Score delta_score(double epsilon) {
+  const double e = std::exp(epsilon);
+  return [e](int64_t num, int64_t den, int64_t n, double alpha) {
+    return cp_lower(num, n, alpha) - e * cp_upper(den, n, alpha);
+  };
+}
+
+// The event chosen on the selection half for "num likelier than den": a set of output hashes, a
+// prefix of the likelihood-ratio ranking (the level sets that maximise both divergences).
 struct Choice {
   std::vector<uint64_t> outputs;
   double estimate = -HUGE_VAL;
 };
 
-Choice choose_event(const std::unordered_map<uint64_t, Counts>& sel, bool num_is_a, int64_t n_sel, double alpha) {
+Choice choose_event(const std::unordered_map<uint64_t, Counts>& sel, bool num_is_a, int64_t n_sel, double alpha,
+                    const Score& score) {
   std::vector<std::pair<double, uint64_t>> ranked;
   for (const auto& [h, c] : sel) {
     const int64_t num = num_is_a ? c.a : c.b, den = num_is_a ? c.b : c.a;
@@ -89,8 +109,7 @@ Choice choose_event(const std::unordered_map<uint64_t, Counts>& sel, bool num_is
     const Counts& c = sel.at(ranked[i].second);
     num += num_is_a ? c.a : c.b;
     den += num_is_a ? c.b : c.a;
-    const double lo = cp_lower(num, n_sel, alpha), hi = cp_upper(den, n_sel, alpha);
-    const double est = lo > 0 ? std::log(lo / hi) : -HUGE_VAL;
+    const double est = score(num, den, n_sel, alpha);
     if (est > best.estimate) {
       best.estimate = est;
       best_len = i + 1;
@@ -98,6 +117,63 @@ Choice choose_event(const std::unordered_map<uint64_t, Counts>& sel, bool num_is
   }
   for (std::size_t i = 0; i < best_len; ++i) best.outputs.push_back(ranked[i].second);
   return best;
+}
+
+// Both directions: the event of each chosen on the selection half, bounded on the test half with
+// alpha / 4 per interval. value is the larger bound, floored at 0.
+struct Bounded {
+  double value = 0.0;
+  std::string direction;
+  int64_t num = 0, den = 0;
+  std::vector<uint64_t> event;
+};
+
+Bounded bound_both(const std::unordered_map<uint64_t, Counts>& sel, const std::unordered_map<uint64_t, Counts>& test,
+                   int64_t n_sel, int64_t n_test, double a4, const Score& score) {
+  Bounded b;
+  for (int dir = 0; dir < 2; ++dir) {
+    const bool num_is_a = dir == 1;  // dir 0: the event is likelier on d1 (side b); dir 1: on d0
+    const Choice c = choose_event(sel, num_is_a, n_sel, a4, score);
+    if (c.outputs.empty()) continue;
+    int64_t num = 0, den = 0;
+    for (uint64_t h : c.outputs) {
+      auto it = test.find(h);
+      if (it == test.end()) continue;
+      num += num_is_a ? it->second.a : it->second.b;
+      den += num_is_a ? it->second.b : it->second.a;
+    }
+    const double lb = std::max(0.0, score(num, den, n_test, a4));
+    if (lb > b.value || b.event.empty()) {
+      if (lb > b.value) b.value = lb;
+      b.direction = num_is_a ? "d0 vs d1" : "d1 vs d0";
+      b.num = num;
+      b.den = den;
+      b.event = c.outputs;
+    }
+  }
+  return b;
+}
+
+// The event in words: how many outputs, how often on each side, and one of them (`example` renders
+// fit i of a side).
+std::string describe_event(const AuditResult& r, const std::vector<uint64_t>& event, const std::vector<uint64_t>& out,
+                           int64_t n, const std::function<std::string(int, int64_t)>& example) {
+  std::ostringstream ev;
+  if (event.empty()) {
+    ev << "no output is likelier on one dataset than on the other in the selection half";
+    return ev.str();
+  }
+  const bool on_d1 = r.direction == "d1 vs d0";
+  ev << "the release is one of " << event.size() << " output(s) seen more often on " << (on_d1 ? "d1" : "d0") << ": "
+     << r.k_num << "/" << r.n_half << " fits vs " << r.k_den << "/" << r.n_half << " on " << (on_d1 ? "d0" : "d1");
+  const std::unordered_set<uint64_t> in_event(event.begin(), event.end());
+  const int side = on_d1 ? 1 : 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (in_event.count(out[static_cast<std::size_t>(side * n + i)])) {
+      ev << "; e.g. " << example(side, i);
+      break;
+    }
+  return ev.str();
 }
 
 }  // namespace
@@ -222,50 +298,29 @@ AuditResult run_audit(const ReleaseSampler& sample, const AuditOptions& opt) {
   r.distinct_outputs = static_cast<int64_t>(distinct.size());
   r.epsilon_claimed = std::isnan(opt.claimed_epsilon) ? max_spent : opt.claimed_epsilon;
   const double a4 = opt.alpha / 4;
-  std::vector<uint64_t> best_event;
-  for (int dir = 0; dir < 2; ++dir) {
-    const bool num_is_a = dir == 1;  // dir 0: the event is likelier on d1 (side b); dir 1: on d0
-    const Choice c = choose_event(sel, num_is_a, n_sel, a4);
-    if (c.outputs.empty()) continue;
-    int64_t num = 0, den = 0;
-    for (uint64_t h : c.outputs) {
-      auto it = test.find(h);
-      if (it == test.end()) continue;
-      num += num_is_a ? it->second.a : it->second.b;
-      den += num_is_a ? it->second.b : it->second.a;
-    }
-    const double lo = cp_lower(num, n_test, a4), hi = cp_upper(den, n_test, a4);
-    const double lb = lo > 0 ? std::log(lo / hi) : 0.0;
-    if (lb > r.epsilon_lb || best_event.empty()) {
-      if (lb > r.epsilon_lb) r.epsilon_lb = lb;
-      r.direction = num_is_a ? "d0 vs d1" : "d1 vs d0";
-      r.k_num = num;
-      r.k_den = den;
-      best_event = c.outputs;
-    }
+  const Bounded eps = bound_both(sel, test, n_sel, n_test, a4, epsilon_score);
+  r.epsilon_lb = eps.value;
+  Bounded verdict = eps;
+  if (opt.claimed_delta > 0) {
+    require(!std::isnan(opt.claimed_epsilon), "audit: the (epsilon, delta) mode needs the claimed epsilon");
+    require(opt.claimed_delta < 1, "audit: the claimed delta must be in (0, 1), got ", opt.claimed_delta);
+    verdict = bound_both(sel, test, n_sel, n_test, a4, delta_score(r.epsilon_claimed));
+    r.delta_mode = true;
+    r.delta_claimed = opt.claimed_delta;
+    r.delta_lb = verdict.value;
   }
-  r.flagged = r.epsilon_lb > r.epsilon_claimed;
+  r.direction = verdict.direction;
+  r.k_num = verdict.num;
+  r.k_den = verdict.den;
+  r.flagged = r.delta_mode ? r.delta_lb > r.delta_claimed : r.epsilon_lb > r.epsilon_claimed;
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.seconds = secs;
   r.fits_per_second = secs > 0 ? static_cast<double>(2 * n) / secs : 0.0;
 
-  // The event in words: how many outputs, how often on each side, and one of them (refitted from its seed).
-  std::ostringstream ev;
-  if (best_event.empty()) {
-    ev << "no output is likelier on one dataset than on the other in the selection half";
-  } else {
-    const bool on_d1 = r.direction == "d1 vs d0";
-    ev << "the release is one of " << best_event.size() << " output(s) seen more often on " << (on_d1 ? "d1" : "d0")
-       << ": " << r.k_num << "/" << n_test << " fits vs " << r.k_den << "/" << n_test << " on " << (on_d1 ? "d0" : "d1");
-    const std::unordered_set<uint64_t> in_event(best_event.begin(), best_event.end());
-    const int side = on_d1 ? 1 : 0;
-    for (int64_t i = 0; i < n; ++i)
-      if (in_event.count(out[static_cast<std::size_t>(side * n + i)])) {
-        ev << "; e.g. " << render(fit_release(side, i, nullptr), opt.resolution);
-        break;
-      }
-  }
-  r.event = ev.str();
+  // The event in words, with one of its outputs refitted from its seed.
+  r.event = describe_event(r, verdict.event, out, n, [&](int side, int64_t i) {
+    return render(fit_release(side, i, nullptr), opt.resolution);
+  });
   return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/privacy/discrete_gaussian_profile.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
@@ -52,7 +53,34 @@ ReleaseSampler partition(bool shared) {
   };
 }
 
+// A discrete Gaussian count of n = 3 (side 0) vs 4 (side 1) with standard deviation sigma (CKS20).
+ReleaseSampler gaussian_count(double sigma) {
+  return [sigma](int side, uint64_t seed, double*) {
+    Rng rng(seed);
+    Release r;
+    r.discrete.push_back((side == 0 ? 3 : 4) + sample_discrete_gaussian(rng, sigma * sigma));
+    return r;
+  };
+}
+
 }  // namespace
+
+double discrete_gaussian_sigma_for(double epsilon, double delta) {
+  require(epsilon > 0 && std::isfinite(epsilon) && delta > 0 && delta < 1,
+          "discrete_gaussian_sigma_for: needs epsilon > 0 and delta in (0, 1)");
+  auto holds = [&](double sigma) {
+    DiscreteGaussianProfile p(discrete_gaussian_sigma2_used(sigma * sigma));
+    return p.delta(epsilon, 1).hi <= delta;
+  };
+  double lo = 0.05, hi = 1.0;  // delta(eps) falls as sigma grows; keep lo failing and hi holding
+  while (!holds(hi)) hi *= 2.0;
+  while (holds(lo) && lo > 1e-2) lo *= 0.5;
+  for (int it = 0; it < 100 && hi - lo > 1e-9 * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    if (holds(mid)) hi = mid; else lo = mid;
+  }
+  return hi;
+}
 
 std::vector<MechanismCase> mechanism_cases() {
   std::vector<MechanismCase> v;
@@ -89,6 +117,13 @@ std::vector<MechanismCase> mechanism_cases() {
   v.push_back({"partition-shared-row", "planted: a partitioned forest whose two trees both count the added row", 1.0,
                0.25, true, partition(true)});
   v.push_back({"partition", "the correct partitioned forest", 1.0, 0.25, false, partition(false)});
+  // (epsilon, delta) mode: a discrete Gaussian count claimed (1, 0.01)-DP. Calibrated by the exact profile
+  // (sigma 1.854; delta(1) = 0.01) it must pass; planted with half that sigma (delta(1) = 0.16) it must be flagged.
+  const double sigma = discrete_gaussian_sigma_for(1.0, 0.01);
+  v.push_back({"gaussian-sigma-half", "planted: a discrete Gaussian count (3 vs 4) with half the sigma its claim "
+               "(epsilon 1, delta 0.01) needs: delta(1) = 0.16", 1.0, 0.0, true, gaussian_count(sigma / 2), 0.01});
+  v.push_back({"gaussian-calibrated", "the discrete Gaussian count calibrated for (1, 0.01) by the exact profile", 1.0,
+               0.0, false, gaussian_count(sigma), 0.01});
   return v;
 }
 

@@ -112,6 +112,17 @@ const std::map<std::string, Builtin>& builtins() {
         [](const std::string& n, const std::string& d) {
           return make(n, d, {{0, 1}}, {{0.05, 0}, {0.95, 1}}, {{0.05, 0}, {0.95, 1}, {0.95, 0}});
         }}},
+      {"heavy-split",
+       {"D = {(.1, 0)}, D' adds (.9, 0): in a tree whose root split falls in (.1, .9) the added row makes a "
+        "second node non-empty, so it is queried (and may be found heavy) only on D' (Lumberjack's appearing "
+        "count, lumberjack.md §3.2 case 1; its exact lumberjack_heavy_queries column reads 1 vs 2)",
+        [](const std::string& n, const std::string& d) { return make(n, d, {{0, 1}}, {{0.1, 0}}, {{0.1, 0}, {0.9, 0}}); }}},
+      {"count-two-three",
+       {"a node count 2 vs 3 (D = {(.2, 0), (.4, 1)}, D' adds (.6, 0)): Lumberjack as coded never queries a "
+        "node of n <= 2, so the root can be heavy only on D' (lumberjack.md §4.2-§4.3, quirk as_coded_suppression)",
+        [](const std::string& n, const std::string& d) {
+          return make(n, d, {{0, 1}}, {{0.2, 0}, {0.4, 1}}, {{0.2, 0}, {0.4, 1}, {0.6, 0}});
+        }}},
       {"median-move",
        {"D = {.1, .4, .6, .9}, D' adds .95: the median moves (privacy.md §7.5 E1-style pair)",
         [](const std::string& n, const std::string& d) {

@@ -70,13 +70,16 @@ std::map<std::string, std::string> audit_verdicts() {
     return -1;
   };
   const int a = col("algorithm"), v = col("variant"), e = col("epsilon"), pr = col("pair"), lb = col("epsilon_lb"),
-            cl = col("epsilon_claimed"), vd = col("verdict");
+            cl = col("epsilon_claimed"), vd = col("verdict"), dlb = col("delta_lb"), dcl = col("delta_claimed");
   if (a < 0 || v < 0 || e < 0 || pr < 0 || lb < 0 || cl < 0 || vd < 0) return out;
   for (const auto& r : t.rows) {
-    std::string& s = out[r[static_cast<std::size_t>(a)]];
-    s += std::string(s.empty() ? "" : "; ") + r[static_cast<std::size_t>(v)] + " eps=" + r[static_cast<std::size_t>(e)] +
-         " " + r[static_cast<std::size_t>(pr)] + ": " + r[static_cast<std::size_t>(vd)] +
-         (r[static_cast<std::size_t>(lb)].empty() ? "" : " (lb " + r[static_cast<std::size_t>(lb)] + " vs " + r[static_cast<std::size_t>(cl)] + ")");
+    auto at = [&](int c) { return c < 0 ? std::string() : r[static_cast<std::size_t>(c)]; };
+    std::string& s = out[at(a)];
+    // An (epsilon, delta) row is judged on its delta bound (delta_lb), a pure one on epsilon_lb.
+    const bool delta = !at(dlb).empty();
+    const std::string bound = delta ? " (delta lb " + at(dlb) + " vs " + at(dcl) + ")"
+                                    : (at(lb).empty() ? "" : " (lb " + at(lb) + " vs " + at(cl) + ")");
+    s += std::string(s.empty() ? "" : "; ") + at(v) + " eps=" + at(e) + " " + at(pr) + ": " + at(vd) + bound;
   }
   return out;
 }

@@ -33,7 +33,9 @@ def audit(algorithm, params=None, pairs="median-move", samples=100000, alpha=1e-
     """The statistical privacy audit of one configuration (`dpforest audit --algorithm`): fits it
     `samples` times on each dataset of a neighbouring pair (a built-in name or a pair YAML file) and
     returns a dict with the lower bound epsilon_lb, the claimed epsilon (epsilon_apriori), the verdict
-    ('passes' or 'flagged'), the distinguishing event and the privacy status."""
+    ('passes' or 'flagged'), the distinguishing event and the privacy status. For an (epsilon, delta)
+    configuration (e.g. lumberjack) the verdict is on delta_lb, a lower bound on delta at the claimed
+    epsilon, against delta_claimed (delta_apriori); both are None for a pure-epsilon configuration."""
     from ._estimators import _param_text
 
     text = {k: _param_text(k, v) for k, v in (params or {}).items()}

@@ -304,6 +304,9 @@ py::dict audit(const std::string& algorithm, const std::map<std::string, std::st
   out["alpha"] = alpha;
   out["epsilon_lb"] = o.result.epsilon_lb;
   out["epsilon_claimed"] = o.result.epsilon_claimed;
+  // (epsilon, delta) configurations are judged on delta at the claimed epsilon; None for pure ones.
+  out["delta_lb"] = o.result.delta_mode ? py::object(py::float_(o.result.delta_lb)) : py::object(py::none());
+  out["delta_claimed"] = o.result.delta_mode ? py::object(py::float_(o.result.delta_claimed)) : py::object(py::none());
   out["flagged"] = o.result.flagged;
   out["verdict"] = std::string(o.result.flagged ? "flagged" : "passes");
   out["direction"] = o.result.direction;

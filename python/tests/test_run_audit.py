@@ -36,3 +36,17 @@ def test_audit_returns_bound_claim_and_verdict():
     assert r["epsilon_claimed"] == 1.0
     assert r["verdict"] in ("passes", "flagged") and r["epsilon_lb"] >= 0
     assert r["privacy_status"] == "epsilon-DP"
+    assert r["delta_lb"] is None and r["delta_claimed"] is None  # a pure-epsilon claim
+
+
+def test_audit_bounds_delta_for_an_epsilon_delta_algorithm():
+    # Lumberjack's as-coded n <= 2 suppression splits D''s root (count 3) but never D's (count 2).
+    q = {"epsilon": 1.0, "delta": 0.1, "n_trees": 1, "max_depth": 1}
+    ok = dpforest.audit("lumberjack", q, pairs="count-two-three", samples=4000, alpha=1e-5, seed=1, threads=2,
+                        resolution=1e9)
+    assert ok["privacy_status"] == "(epsilon, delta)-DP"
+    assert ok["delta_claimed"] == 0.1 and ok["epsilon_claimed"] == 1.0
+    assert 0 <= ok["delta_lb"] <= 0.1 and ok["verdict"] == "passes"
+    bad = dpforest.audit("lumberjack", dict(q, reference_quirks="as_coded_suppression"), pairs="count-two-three",
+                         samples=4000, alpha=1e-5, seed=1, threads=2, resolution=1e9)
+    assert bad["delta_lb"] > 0.1 and bad["verdict"] == "flagged"

@@ -227,17 +227,31 @@ TEST_CASE("audit matrix: configs/audit/matrix.yaml runs; a bad entry names the f
   const std::string small = dir + "/small.yaml";
   std::ofstream(small) << "samples: 2000\nalpha: 1.0e-5\nepsilons: [1]\nmechanisms: false\nentries:\n"
                           "  - {algorithm: jpw, pair: tie-order, params: {n_trees: 1, depth_rule: fixed, depth: 0, domains: public}}\n"
-                          "  - {algorithm: mrf-predict, pair: median-move, params: {n_trees: 1, max_depth: 1, cutoffs: \"x0=0.5\"}}\n";
+                          "  - {algorithm: mrf-predict, pair: median-move, params: {n_trees: 1, max_depth: 1, cutoffs: \"x0=0.5\"}}\n"
+                          "  - {algorithm: lumberjack, pair: count-two-three, params: {n_trees: 1, max_depth: 1, delta: 0.1}, "
+                          "resolution: 1.0e9, variants: [published]}\n";
   const MatrixReport r = run_audit_matrix(small, dir, 2);
-  CHECK(r.audits == 4);
+  CHECK(r.audits == 5);
   CHECK(r.alarms == 0);
   CHECK(r.not_auditable == 2);
   CHECK(std::filesystem::exists(dir + "/audit.md"));
+  // The (epsilon, delta) configuration is audited on delta at its claimed epsilon (delta_claimed 0.1).
+  std::ifstream csv(dir + "/audit.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  CHECK(header.find(",epsilon_lb,delta_claimed,delta_lb,verdict,") != std::string::npos);
+  int approx = 0;
+  while (std::getline(csv, line))
+    if (line.rfind("lumberjack,", 0) == 0) approx += line.find("\"(epsilon, delta)-DP\",1.0000,") != std::string::npos &&
+                                                       line.find(",0.1,") != std::string::npos;
+  CHECK(approx == 1);
   const std::string bad = dir + "/bad.yaml";
   std::ofstream(bad) << "epsilons: [1]\nentries:\n  - {algorithm: jpw, pair: no-such-pair}\n";
   CHECK_THROWS_WITH_AS(run_audit_matrix(bad, dir, 1), doctest::Contains("unknown audit pair 'no-such-pair'"), Error);
   std::ofstream(bad) << "epsilons: [1]\nentries:\n  - {algorithm: jpw, pair: tie-order, color: red}\n";
   CHECK_THROWS_WITH_AS(run_audit_matrix(bad, dir, 1), doctest::Contains("entries[0]: unknown key 'color'"), Error);
+  std::ofstream(bad) << "epsilons: [1]\nentries:\n  - {algorithm: jpw, pair: tie-order, variants: [strictest]}\n";
+  CHECK_THROWS_WITH_AS(run_audit_matrix(bad, dir, 1), doctest::Contains("entries[0].variants: 'strictest'"), Error);
   // A missing matrix file is named.
   CHECK_THROWS_WITH_AS(run_audit_matrix("configs/audit/no-such-file.yaml", dir, 1), doctest::Contains("no-such-file.yaml"), Error);
 }

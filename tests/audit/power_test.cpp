@@ -3,7 +3,8 @@
 // it catches bugs planted in correct mechanisms. Where a flaw is hidden at the model level (a clamped
 // leaf value, a sum over many trees), the audit runs at the mechanism level (ReleaseSampler) and the
 // comment says why. alpha = 1e-5 per audit, 10^5 draws per side; the correct counterparts are the
-// pass cases (7 audits here: false-alarm probability <= 7e-5 by the union bound; fixed seeds).
+// pass cases (8 audits here, one of them in the (epsilon, delta) mode: false-alarm probability <= 8e-5 by
+// the union bound; fixed seeds).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -42,9 +43,13 @@ AuditResult model(const std::string& algorithm, std::map<std::string, std::strin
   return r;
 }
 
-AuditResult mechanism(const std::string& what, const ReleaseSampler& s, double claimed, double resolution) {
-  AuditResult r = run_audit(s, options(claimed, resolution));
-  MESSAGE(what, ": lower bound ", r.epsilon_lb, " vs claimed ", r.epsilon_claimed);
+AuditResult mechanism(const std::string& what, const ReleaseSampler& s, double claimed, double resolution,
+                      double claimed_delta = 0.0) {
+  AuditOptions o = options(claimed, resolution);
+  o.claimed_delta = claimed_delta;
+  AuditResult r = run_audit(s, o);
+  MESSAGE(what, ": lower bound ", r.epsilon_lb, " vs claimed ", r.epsilon_claimed,
+          r.delta_mode ? "; delta lower bound " + std::to_string(r.delta_lb) + " vs claimed " + std::to_string(r.delta_claimed) : "");
   return r;
 }
 
@@ -85,12 +90,13 @@ TEST_CASE("audit power: the smooth-sensitivity label and MRF's data-valued thres
 // clamped leaf value; a vote over many trees), and bugs planted in correct mechanisms, each beside the
 // correct mechanism: RGV's per-tree epsilon, the N-dependent leaf-mean scale (and its noisy sum / count
 // repair), a doubled spend at the nominal claim (= a halved Laplace scale), the median EM without its
-// factor 2, a partitioned forest whose trees share a row.
+// factor 2, a partitioned forest whose trees share a row, and (in the (epsilon, delta) mode) a discrete
+// Gaussian with half the sigma its claimed (1, 0.01) needs.
 TEST_CASE("audit power: mechanism-level flaws and planted bugs are caught, their correct versions pass" *
           doctest::test_suite("statistical")) {
   for (const MechanismCase& c : mechanism_cases()) {
     CAPTURE(c.name);
-    const AuditResult r = mechanism(c.name, c.sample, c.claimed_epsilon, c.resolution);
+    const AuditResult r = mechanism(c.name, c.sample, c.claimed_epsilon, c.resolution, c.claimed_delta);
     CHECK(r.flagged == c.expect_flag);
   }
 }
