@@ -23,7 +23,7 @@ struct QuirkSpec {
 };
 
 // The a-priori privacy guarantee of a resolved configuration: the most any fit of it may spend,
-// fixed before seeing data (issue "Privacy first", finding 6). A fit's ledger can spend less (levels
+// fixed before seeing data. A fit's ledger can spend less (levels
 // that are not grown, stops); the row records both. `epsilon` bounds the claimed accounting
 // (PrivacyLedger::spent), `epsilon_conservative` the conservative one (claimed-parallel scopes
 // summed); +inf where no data-independent bound exists. delta is 0 for every pure-epsilon algorithm.
