@@ -1,5 +1,8 @@
 #include "experiments/cost/cost_model.hpp"
 
+#include "algorithms/registry.hpp"
+#include "algorithms/tuning/grid.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -156,8 +159,39 @@ std::string cost_key(const Cell& cell) {
   return cell.algorithm;
 }
 
+namespace {
+
+// A tuning meta-algorithm (algorithms/tuning) fits its base many times on part of the training rows:
+// private-selection E[T] = 1 / stop_probability candidates on (1 - validation_fraction) of the rows,
+// each a uniformly drawn grid point; oracle-tuning every grid point inner_folds times on (k - 1) / k of
+// the rows, then the chosen one on all rows (the grid's mean is used for it). A base fit on a share q of
+// the rows costs q^r times the full one, r the base's row exponent.
+double tuned_task_seconds(const ExperimentSpec& spec, const Cell& cell, const TaskShape& shape) {
+  const TuningSetup setup =
+      tuning_setup([](const std::string& n) -> const AlgorithmInfo& { return find_algorithm(n); }, cell.params,
+                   cell.params.get_double("epsilon"));
+  double mean = 0.0, row_exponent = 0.0;
+  for (const Params& p : setup.candidates) {
+    Cell base = cell;
+    base.algorithm = setup.base->name;
+    base.params = p;
+    mean += estimated_task_seconds(spec, base) / static_cast<double>(setup.candidates.size());
+    row_exponent = cost_row(cost_key(base), shape.task).rows;
+  }
+  auto share = [&](double q) { return std::pow(q, row_exponent); };
+  if (cell.algorithm == "private-selection")
+    return mean * share(1.0 - cell.params.get_double("validation_fraction")) /
+           cell.params.get_double("stop_probability");
+  const double k = cell.params.get_int("inner_folds");
+  return mean * (static_cast<double>(setup.candidates.size()) * k * share((k - 1) / k) + 1.0);
+}
+
+}  // namespace
+
 double estimated_task_seconds(const ExperimentSpec& spec, const Cell& cell) {
   const TaskShape s = task_shape(spec, cell);
+  if (s.mirrored && (cell.algorithm == "private-selection" || cell.algorithm == "oracle-tuning"))
+    return tuned_task_seconds(spec, cell, s);
   if (!s.mirrored) return 1e-6;  // its cells are skipped with a message
   const AlgorithmCost& c = cost_row(cost_key(cell), s.task);
   return std::exp(c.log_factor + c.trees * std::log(s.trees) + c.rows * std::log(s.train_rows) +
