@@ -29,7 +29,7 @@ import argparse
 import os
 import sys
 
-from plots.benchmark import figures, publish, stats, tables
+from plots.benchmark import decision, figures, publish, stats, tables
 from plots.benchmark.data import read_dirs, tasks
 
 
@@ -39,6 +39,8 @@ def main(argv=None):
     ap.add_argument("results_dirs", nargs="+", metavar="RESULTS_DIR", help="a results folder of configs/benchmark")
     ap.add_argument("--publish", metavar="DIR", help="copy the light outputs to DIR (tracked in git)")
     ap.add_argument("--readme", metavar="README.md", help="with --publish: rewrite the README's leaderboard block")
+    ap.add_argument("--partial", action="store_true",
+                    help="with --publish: publish an incomplete run, marked as partial (refused otherwise)")
     a = ap.parse_args(argv)
     if a.readme and not a.publish:
         ap.error("--readme needs --publish (the block is made from the published copy)")
@@ -64,6 +66,19 @@ def main(argv=None):
     time_md = tables.write_fit_time(outdir, fit_rows)
     figs["fit_time"] = figures.fit_time(fit_rows, outdir)
     md = tables.write_report(outdir, dirs, data, comp, ranks, figs, wtl_md, time_md)
+    # The private-selection track, ranked on its own (the oracle never is), and the decision tables.
+    sel = stats.rankings(data, "private-selection")
+    extra = []
+    if sel:
+        for e in sel:
+            if len(e["labels"]) >= 2:
+                figures.cd_diagram(dict(e, scope=e["scope"] + "-private-selection"), outdir)
+        if figures.headline_figure(sel, outdir, styles, stem="headline-private-selection"):
+            extra += ["## Private-selection track", "",
+                      "![private-selection track: mean rank against epsilon](headline-private-selection.png)", ""]
+    extra += decision.write(outdir, data)
+    with open(os.path.join(outdir, "leaderboard.md"), "a") as f:
+        f.write("\n" + "\n".join(extra))
 
     print(f"wrote {os.path.join(outdir, 'leaderboard.md')}")
     done = sum(1 for r in comp if r["status"] == "complete")
@@ -74,7 +89,7 @@ def main(argv=None):
             break
         print(line)
     if a.publish:
-        publish.publish(outdir, a.publish, a.readme)
+        publish.publish(outdir, a.publish, a.readme, a.partial)
 
 
 if __name__ == "__main__":

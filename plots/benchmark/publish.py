@@ -12,11 +12,12 @@ from plots.common import replace_marked_block
 
 PUBLISH_FILES = ["leaderboard.md", "headline.png", "ranks.csv", "summary.csv", "wtl.md", "wtl.csv",
                  "wtl-datasets.csv", "fit-time.md", "fit-time.csv", "fit-time.png", "completeness.csv",
-                 "incomplete.md", "panels-regression.png"]
+                 "incomplete.md", "headline-private-selection.png", "tracks.csv", "accuracy.csv", "regimes.csv",
+                 "growth.csv"]
 
-# Critical-difference diagrams are published at epsilon 1 only, and the classification panels (1 MB) not
-# at all, to keep the tracked copy near 1 MB; the published leaderboard.md says where the rest appear.
-PUBLISH_PATTERNS = [r"cd-.*-eps1\.png"]
+# Every figure the report references is published: the critical-difference diagrams at every epsilon and
+# every track, and the panels of every task.
+PUBLISH_PATTERNS = [r"cd-.*\.png", r"panels-.*\.png"]
 
 README_BEGIN, README_END = "<!-- leaderboard:begin -->", "<!-- leaderboard:end -->"
 
@@ -53,6 +54,9 @@ def readme_block(pub_dir, rel_dir):
             tied = [f"{short_name(lab)} ({r:.2f})" for lab, r in order[1:] if math.isnan(e["cd"]) or r - best[1] < e["cd"]]
             lines.append(f"| {task}, {scope} (N={e['n']}) | {eps:g} | **{short_name(best[0])}** ({best[1]:.2f}) | "
                          f"{', '.join(tied) or 'none'} | {e['k']} / {e['cd']:.2f} | {fmt_p(e['friedman_p'])} |")
+    if done < len(comp):
+        lines += ["", f"**Partial run, not a complete leaderboard:** {len(comp) - done} of {len(comp)} blocks are "
+                  "incomplete (see incomplete.md); ranks are over the complete blocks only."]
     lines += ["", f"From `{rel_dir}/` ({done} of {len(comp)} (dataset, algorithm, ε) blocks complete, {have} of "
               f"{expected} folds); the full report with CD diagrams, panels, W/T/L and fit times is "
               f"[{rel_dir}/leaderboard.md]({rel_dir}/leaderboard.md).", README_END]
@@ -66,9 +70,21 @@ def update_readme(readme, block, check_only=False):
         raise SystemExit(str(e)) from None
 
 
-def publish(outdir, pub_dir, readme):
-    """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block."""
+def incomplete_blocks(outdir):
+    """(incomplete, total) blocks of completeness.csv in outdir."""
+    with open(os.path.join(outdir, "completeness.csv"), newline="") as f:
+        comp = list(csv.DictReader(f))
+    return sum(1 for r in comp if r["status"] != "complete"), len(comp)
+
+
+def publish(outdir, pub_dir, readme, partial=False):
+    """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block. An
+    incomplete run is refused unless `partial`; a partial copy says so in its report and the README block."""
     import shutil
+    bad, total = incomplete_blocks(outdir)
+    if bad and not partial:
+        raise SystemExit(f"refusing to publish: {bad} of {total} blocks are incomplete ({outdir}/incomplete.md); "
+                         "finish the run, or pass --partial to publish it marked as partial")
     os.makedirs(pub_dir, exist_ok=True)
     names = [n for n in PUBLISH_FILES if os.path.exists(os.path.join(outdir, n))]
     names += sorted(n for n in os.listdir(outdir) if any(re.fullmatch(p, n) for p in PUBLISH_PATTERNS))
@@ -85,6 +101,9 @@ def publish(outdir, pub_dir, readme):
                 return m.group(0)
             return (f"*({m.group(1)}: `{m.group(2)}` is not in this published copy; `make reproduce-benchmark` "
                     f"draws it in results/benchmark/leaderboard/)*")
+        if bad:
+            md = (f"> **Partial run, not a complete leaderboard:** {bad} of {total} blocks are incomplete "
+                  "(incomplete.md); every rank below is over the complete blocks only.\n\n" + md)
         with open(os.path.join(pub_dir, "leaderboard.md"), "w") as f:
             f.write(re.sub(r"!\[([^\]]*)\]\(([^)]+)\)", link, md))
     total = sum(os.path.getsize(os.path.join(pub_dir, n)) for n in os.listdir(pub_dir))

@@ -70,6 +70,7 @@ def make_sample(root, seed=7):
                 "mse": f"{value:.6f}" if task == "regression" else "",
                 "fit_seconds": f"{fit * rng.uniform(0.8, 1.2) * n / 1000:.6g}", "predict_seconds": "0.001",
                 "privacy_status": {"dp": "epsilon-DP", "published": "published, not epsilon-DP: synthetic",
+                                   "oracle": "published, not epsilon-DP: oracle tuning",
                                    "non-private": "non-private"}[group],
                 "epsilon_spent": "" if eps is None else f"{eps:g}", "delta_spent": "0"}
 
@@ -86,7 +87,10 @@ def make_sample(root, seed=7):
             rows.append(row("classification", "ERT [non-private]", ds, "classification", None, p, n,
                             base - 0.01 + noise, binary, fit=0.4))
         for eps in EPS:
-            for lab, gap in list(dp.items()) + [("Leaky [published]", -0.02)]:
+            # the tuning tracks: two forests under private selection, one oracle (never ranked)
+            tuned = [("Good [DP, private selection]", 0.01), ("Mid [DP, private selection]", 0.08),
+                     ("Good [oracle, not DP]", 0.0)]
+            for lab, gap in list(dp.items()) + [("Leaky [published]", -0.02)] + tuned:
                 for p in pairs:
                     if lab == "Flaky [DP]" and ((ds == "bin-b" and eps == 0.1 and p[0] >= 8) or
                                                 (ds == "multi-e" and eps == 0.3)):
@@ -268,7 +272,33 @@ def test_end_to_end():
         check(g["losses"] == "6" and g["wins"] == "0", "W/T/L: Bad loses on all 6 datasets")
         g = wtl[("classification", "Leaky [published]", "1")]
         check(g["wins"] == "6", "W/T/L: the published (better than RF) wins, listed apart")
-        for stem in ("headline", "panels-classification", "panels-regression", "fit-time",
+        check(not any(bench_data.track_of(lab) != "paper" for lab in a1),
+              "the paper-settings ranking holds neither the private-selection nor the oracle labels")
+        with open(os.path.join(out, "tracks.csv")) as f:
+            tr = {(r["task"], r["scope"], r["epsilon"], r["algorithm"]): r for r in csv.DictReader(f)}
+        g = tr[("classification", "all", "1", "Good")]
+        check(float(g["paper_rank"]) == 1.0 and float(g["selection_rank"]) == 1.0 and g["selection_k"] == "2",
+              "tracks.csv: Good first in both tracks, the selection track ranked over its own 2 forests")
+        check(g["oracle_mean"] not in ("", "nan") and float(g["oracle_mean"]) > float(g["selection_mean"]),
+              "tracks.csv: the oracle's mean beside the ranks, above the private selection's")
+        check(all(r["algorithm"] != "Good [oracle, not DP]" for r in tr.values()), "the oracle is never ranked")
+        with open(os.path.join(out, "regimes.csv")) as f:
+            reg_rows = list(csv.DictReader(f))
+        check(any(r["task"] == "classification" and r["best"] == "Good" for r in reg_rows) and
+              all(r["best"] != "Bad" for r in reg_rows), "regimes.csv: Good best in the classification bins")
+        check(any("Bad" not in r["not_significantly_worse"] for r in reg_rows if int(r["blocks"]) >= 6),
+              "regimes.csv: Bad is significantly worse where the bin has enough blocks")
+        with open(os.path.join(out, "growth.csv")) as f:
+            gr = {r["label"]: float(r["exponent"]) for r in csv.DictReader(f)}
+        check(close(gr["Good [DP]"], 1.0, 0.05), "growth.csv: fit time proportional to n gives exponent 1")
+        with open(os.path.join(out, "accuracy.csv")) as f:
+            acc = {(r["task"], r["scope"], r["epsilon"], r["label"]): r for r in csv.DictReader(f)}
+        check(float(acc[("classification", "all", "1", "Bad [DP]")]["gap"]) < 0 <
+              float(acc[("classification", "all", "1", "Leaky [published]")]["gap"])
+              if ("classification", "all", "1", "Leaky [published]") in acc else
+              float(acc[("classification", "all", "1", "Bad [DP]")]["gap"]) < 0, "accuracy.csv: Bad below the RF")
+        for stem in ("headline", "headline-private-selection", "cd-classification-all-private-selection-eps1",
+                     "panels-classification", "panels-regression", "fit-time",
                      "cd-classification-all-eps1", "cd-classification-binary-eps0.1", "cd-regression-all-eps10"):
             check(os.path.exists(os.path.join(out, stem + ".png")) and os.path.exists(os.path.join(out, stem + ".svg")),
                   f"{stem}.png/.svg written")
@@ -283,22 +313,29 @@ def test_publish_and_readme_block():
             f.write("# x\n\n## Results\n\n" + bench_publish.README_BEGIN + "\nold\n" + bench_publish.README_END + "\n\nafter\n")
         r = subprocess.run(LEADERBOARD + ["--publish", pub, "--readme", readme] + dirs,
                            capture_output=True, text=True, cwd=ROOT)
-        check(r.returncode == 0, "--publish/--readme run" + ("" if r.returncode == 0 else r.stderr))
+        check(r.returncode != 0 and "refusing to publish" in r.stderr and not os.path.exists(pub),
+              "an incomplete run is not published without --partial")
+        r = subprocess.run(LEADERBOARD + ["--publish", pub, "--readme", readme, "--partial"] + dirs,
+                           capture_output=True, text=True, cwd=ROOT)
+        check(r.returncode == 0, "--publish/--readme --partial run" + ("" if r.returncode == 0 else r.stderr))
         check(all(os.path.exists(os.path.join(pub, n)) for n in ("leaderboard.md", "headline.png", "ranks.csv")),
               "published copy holds the report, the headline figure and the ranks")
         pubs = set(os.listdir(pub))
-        check("cd-classification-all-eps1.png" in pubs and "cd-classification-all-eps0.1.png" not in pubs and
-              "panels-classification.png" not in pubs, "published copy: CD diagrams at epsilon 1 only, no class panels")
+        check("cd-classification-all-eps1.png" in pubs and "cd-classification-all-eps0.1.png" in pubs and
+              "panels-classification.png" in pubs and "cd-classification-all-private-selection-eps1.png" in pubs,
+              "published copy: CD diagrams at every epsilon and track, and the panels")
         with open(os.path.join(pub, "leaderboard.md")) as f:
             pmd = f.read()
         linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", pmd)
         check(linked and all(os.path.exists(os.path.join(pub, x)) for x in linked),
               "published leaderboard.md links only images it holds")
-        check("`panels-classification.png` is not in this published copy" in pmd,
-              "published leaderboard.md names the figures left out")
+        check("`" not in "".join(re.findall(r"is not in this published copy", pmd)) and
+              "is not in this published copy" not in pmd, "published leaderboard.md: every referenced figure is there")
+        check(pmd.startswith("> **Partial run, not a complete leaderboard:**"), "a partial copy says so first")
         with open(readme) as f:
             text = f.read()
         check("\nold\n" not in text and text.endswith("after\n"), "README block replaced, the rest kept")
+        check("**Partial run, not a complete leaderboard:**" in text, "the README block of a partial run says so")
         check("](ref/benchmark/leaderboard/headline.png)" in text, "README block links the headline figure relative")
         check("| classification, all (N=6) | 1 | **Good** (" in text, "README block: Good is best at eps 1")
         check(bench_publish.update_readme(readme, bench_publish.readme_block(pub, "ref/benchmark/leaderboard"), check_only=True),

@@ -1,0 +1,192 @@
+"""Decision support from the leaderboard's results (docs/leaderboard.md "Decision tables"):
+  * tracks.csv / the "Tracks" section: each DP forest's mean rank at its paper settings and under the
+    private selection (each track ranked on its own), and the oracle's accuracy beside them (never ranked);
+  * accuracy.csv: mean accuracy (and AUC on binary sets) or MSE per epsilon, and the gap to the non-private
+    Breiman RF on the same datasets;
+  * regimes.csv / "Which forest for my data": per n·epsilon bin (n = training rows), the DP forest with the
+    best mean rank over the (dataset, epsilon) blocks of the bin, and those a paired Wilcoxon signed-rank
+    test over the blocks (alpha 0.05) does not find significantly worse;
+  * growth.csv: each algorithm's fit time against n, with the exponent b of a least-squares fit
+    fit_seconds ~ a n^b over every fold it ran.
+Every number comes from the results tables; nothing is typed in."""
+import csv
+import math
+import os
+from collections import defaultdict
+
+from plots.benchmark.data import datasets_of, epsilons_of, fmt_eps, group_of, labels_of, mean_of, scopes, short_name, tasks, track_of
+from plots.benchmark.stats import ALPHA, block_complete, rank_row, rankings
+
+REFERENCE = "Breiman RF [non-private]"
+NEPS_BINS = [("n·ε < 100", 0, 1e2), ("100 ≤ n·ε < 1,000", 1e2, 1e3), ("1,000 ≤ n·ε < 10,000", 1e3, 1e4),
+             ("n·ε ≥ 10,000", 1e4, math.inf)]
+MIN_BLOCKS = 6  # the signed-rank test needs at least 6 pairs to reach p < 0.05 two-sided
+
+
+def _complete_mean(data, task, ds, lab, eps):
+    key = (task, ds, lab, eps)
+    vals = data.values.get(key)
+    return mean_of(vals) if block_complete(vals, data.expected.get(key, set())) else math.nan
+
+
+def track_movement(data):
+    """Rows {task, scope, epsilon, algorithm, paper_rank, selection_rank, paper_k, selection_k, paper_mean,
+    selection_mean, oracle_mean} for every algorithm ranked in at least one DP track."""
+    by = {}
+    for track in ("paper", "private-selection"):
+        for e in rankings(data, track):
+            for lab, r in zip(e["labels"], e["mean_rank"]):
+                by.setdefault((e["task"], e["scope"], e["eps"], short_name(lab)), {})[track] = (r, len(e["labels"]), e["datasets"])
+    rows = []
+    for (task, scope, eps, name), tr in sorted(by.items()):
+        dss = (tr.get("paper") or tr.get("private-selection"))[2]
+        means = {}
+        for lab in labels_of(data, task):
+            if short_name(lab) != name or track_of(lab) is None:
+                continue
+            vs = [_complete_mean(data, task, d, lab, eps) for d in dss]
+            means[track_of(lab)] = math.nan if any(math.isnan(v) for v in vs) or not vs else sum(vs) / len(vs)
+        rows.append({"task": task, "scope": scope, "epsilon": fmt_eps(eps), "algorithm": name,
+                     "paper_rank": tr.get("paper", (math.nan,))[0], "paper_k": tr.get("paper", (0, 0))[1],
+                     "selection_rank": tr.get("private-selection", (math.nan,))[0],
+                     "selection_k": tr.get("private-selection", (0, 0))[1],
+                     "paper_mean": means.get("paper", math.nan), "selection_mean": means.get("private-selection", math.nan),
+                     "oracle_mean": means.get("oracle", math.nan)})
+    return rows
+
+
+def accuracy_table(data):
+    """Rows {task, scope, epsilon, label, track, n_datasets, mean, auc, gap} over the datasets of the scope
+    on which both the label and the reference are complete (gap = label - reference; for MSE, reference - label
+    so that a positive gap is always 'worse than the non-private forest' reversed: gap < 0 means worse)."""
+    rows = []
+    for task in tasks(data):
+        higher = task != "regression"
+        for scope, dss in scopes(data, task):
+            for eps in epsilons_of(data, task):
+                for lab in labels_of(data, task):
+                    if track_of(lab) is None:
+                        continue
+                    vals, refs, aucs = [], [], []
+                    for d in dss:
+                        v = _complete_mean(data, task, d, lab, eps)
+                        r = _complete_mean(data, task, d, REFERENCE, None)
+                        if math.isnan(v) or math.isnan(r):
+                            continue
+                        vals.append(v)
+                        refs.append(r)
+                        a = data.auc.get((task, d, lab, eps))
+                        if a:
+                            aucs.append(sum(a) / len(a))
+                    if not vals:
+                        continue
+                    m, ref = sum(vals) / len(vals), sum(refs) / len(refs)
+                    rows.append({"task": task, "scope": scope, "epsilon": fmt_eps(eps), "label": lab,
+                                 "track": track_of(lab), "n_datasets": len(vals), "mean": m,
+                                 "auc": sum(aucs) / len(aucs) if aucs else math.nan,
+                                 "gap": (m - ref) if higher else (ref - m)})
+    return rows
+
+
+def _wilcoxon_p(a, b):
+    from scipy import stats
+    diff = [x - y for x, y in zip(a, b)]
+    if len(diff) < MIN_BLOCKS or all(d == 0 for d in diff):
+        return math.nan
+    return float(stats.wilcoxon(a, b).pvalue)
+
+
+def regimes(data, track="paper"):
+    """Rows {task, regime, blocks, best, best_rank, tied (list of (name, rank, p)), k} per n·epsilon bin."""
+    out = []
+    for task in tasks(data):
+        higher = task != "regression"
+        labs = labels_of(data, task, "dp", track)
+        for name, lo, hi in NEPS_BINS:
+            blocks = [(d, e) for d in datasets_of(data, task) for e in epsilons_of(data, task)
+                      if lo <= data.n_train.get(d, 0) * e < hi]
+            # the algorithms complete on every block of the bin (binary-only ones enter bins of binary sets only)
+            ok = [lab for lab in labs if blocks and all(not math.isnan(_complete_mean(data, task, d, lab, e)) for d, e in blocks)]
+            if len(ok) < 2:
+                continue
+            matrix = [[_complete_mean(data, task, d, lab, e) for lab in ok] for d, e in blocks]
+            ranks = [rank_row(row, higher) for row in matrix]
+            mr = [sum(r[j] for r in ranks) / len(ranks) for j in range(len(ok))]
+            order = sorted(range(len(ok)), key=lambda j: mr[j])
+            b = order[0]
+            tied = []
+            for j in order[1:]:
+                p = _wilcoxon_p([row[b] for row in matrix], [row[j] for row in matrix])
+                if math.isnan(p) or p >= ALPHA:
+                    tied.append((short_name(ok[j]), mr[j], p))
+            out.append({"task": task, "regime": name, "blocks": len(blocks), "k": len(ok), "best": short_name(ok[b]),
+                        "best_rank": mr[b], "tied": tied})
+    return out
+
+
+def growth(data):
+    """Rows {label, fits, exponent, n_min, n_max}: least squares of log fit_seconds on log n_train."""
+    rows = []
+    for lab, pts in sorted(data.fit.items()):
+        xy = [(math.log(n), math.log(t)) for t, n in pts if n and t > 0]
+        xs = {x for x, _ in xy}
+        if len(xs) < 2:
+            continue
+        mx = sum(x for x, _ in xy) / len(xy)
+        my = sum(y for _, y in xy) / len(xy)
+        sxx = sum((x - mx) ** 2 for x, _ in xy)
+        b = sum((x - mx) * (y - my) for x, y in xy) / sxx
+        rows.append({"label": lab, "group": group_of(lab), "fits": len(xy), "exponent": b,
+                     "n_min": round(math.exp(min(xs))), "n_max": round(math.exp(max(xs)))})
+    return rows
+
+
+def _f(v, nd=3):
+    return "—" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{nd}f}"
+
+
+def write(outdir, data):
+    """Writes tracks.csv, accuracy.csv, regimes.csv, growth.csv and returns the report's markdown lines."""
+    mv, acc, reg, gr = track_movement(data), accuracy_table(data), regimes(data), growth(data)
+    for name, rows in (("tracks", mv), ("accuracy", acc), ("growth", gr)):
+        if rows:
+            with open(os.path.join(outdir, f"{name}.csv"), "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=list(rows[0]))
+                w.writeheader()
+                w.writerows(rows)
+    with open(os.path.join(outdir, "regimes.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["task", "regime", "blocks", "k", "best", "best_mean_rank", "not_significantly_worse"])
+        for r in reg:
+            w.writerow([r["task"], r["regime"], r["blocks"], r["k"], r["best"], f"{r['best_rank']:.3f}",
+                        "; ".join(f"{n} ({x:.2f})" for n, x, _ in r["tied"])])
+    md = ["## Decision support", "",
+          "### Which forest for my data (paper settings, by n·ε)", "",
+          "n = training rows. In each bin, the best mean rank over its (dataset, ε) blocks, and every DP forest a "
+          f"paired Wilcoxon signed-rank test over the blocks (α = {ALPHA}) does not find significantly worse "
+          f"(with fewer than {MIN_BLOCKS} blocks nothing is tested and all are listed).", "",
+          "| task | regime | blocks | k | best (mean rank) | not significantly worse |", "|---|---|---|---|---|---|"]
+    for r in reg:
+        md.append(f"| {r['task']} | {r['regime']} | {r['blocks']} | {r['k']} | **{r['best']}** ({r['best_rank']:.2f}) | "
+                  + (", ".join(f"{n} ({x:.2f})" for n, x, _ in r["tied"]) or "none") + " |")
+    md += ["", "### Tracks: how each forest's rank moves when it is tuned", "",
+           "Mean rank among the forests of the same track (paper settings; private selection, ε-DP at the row's "
+           "ε); the oracle (non-private nested CV, not DP) is never ranked: its mean metric is shown beside.", "",
+           "| task, scope | ε | algorithm | rank, paper (k) | rank, private selection (k) | mean, paper | mean, private "
+           "selection | mean, oracle (not DP) |", "|---|---|---|---|---|---|---|---|"]
+    for r in mv:
+        md.append(f"| {r['task']}, {r['scope']} | {r['epsilon']} | {r['algorithm']} | {_f(r['paper_rank'], 2)} ({r['paper_k']}) | "
+                  f"{_f(r['selection_rank'], 2)} ({r['selection_k']}) | {_f(r['paper_mean'])} | {_f(r['selection_mean'])} | "
+                  f"{_f(r['oracle_mean'])} |")
+    md += ["", "### Accuracy and the gap to the non-private forest", "",
+           f"Mean over the scope's datasets where both are complete; gap = mean − {short_name(REFERENCE)}'s "
+           "(for MSE, reference − mean: negative is always worse). AUC on binary datasets only.", "",
+           "| task, scope | ε | label | datasets | mean | AUC | gap |", "|---|---|---|---|---|---|---|"]
+    for r in acc:
+        md.append(f"| {r['task']}, {r['scope']} | {r['epsilon']} | {r['label']} | {r['n_datasets']} | {_f(r['mean'])} | "
+                  f"{_f(r['auc'])} | {r['gap']:+.3f} |")
+    md += ["", "### Fit time against n", "", "Exponent b of fit_seconds ≈ a·n^b (least squares in log space over "
+           "every fold).", "", "| label | fits | b | n range |", "|---|---|---|---|"]
+    for r in gr:
+        md.append(f"| {r['label']} | {r['fits']} | {r['exponent']:.2f} | {r['n_min']:,}–{r['n_max']:,} |")
+    return md + [""]
