@@ -54,6 +54,7 @@ def readme_block(pub_dir, rel_dir):
             tied = [f"{short_name(lab)} ({r:.2f})" for lab, r in order[1:] if math.isnan(e["cd"]) or r - best[1] < e["cd"]]
             lines.append(f"| {task}, {scope} (N={e['n']}) | {eps:g} | **{short_name(best[0])}** ({best[1]:.2f}) | "
                          f"{', '.join(tied) or 'none'} | {e['k']} / {e['cd']:.2f} | {fmt_p(e['friedman_p'])} |")
+    lines += [""] + finding_lines(ranks, pub_dir)
     if done < len(comp):
         lines += ["", f"**Partial run, not a complete leaderboard:** {len(comp) - done} of {len(comp)} blocks are "
                   "incomplete (see incomplete.md); ranks are over the complete blocks only."]
@@ -61,6 +62,42 @@ def readme_block(pub_dir, rel_dir):
               f"{expected} folds); the full report with CD diagrams, panels, W/T/L and fit times is "
               f"[{rel_dir}/leaderboard.md]({rel_dir}/leaderboard.md).", README_END]
     return "\n".join(lines)
+
+
+def finding_lines(ranks, pub_dir):
+    """The finding and its caveats, generated from the published ranks (and tracks.csv when the copy has it)."""
+    out = ["**Finding** (generated from the published copy):"]
+    caveats = []
+    for (task, scope), per_eps in sorted(ranks.items()):
+        eps = sorted(per_eps)
+        best = defaultdict(int)
+        for e in eps:
+            best[short_name(min(per_eps[e]["labels"], key=lambda x: x[1])[0])] += 1
+        lead, n_lead = max(best.items(), key=lambda kv: (kv[1], kv[0]))
+        always = None
+        for e in eps:
+            order = sorted(per_eps[e]["labels"], key=lambda x: x[1])
+            cd = per_eps[e]["cd"]
+            within = {short_name(lab) for lab, r in order if math.isnan(cd) or r - order[0][1] < cd}
+            always = within if always is None else always & within
+        ks = sorted({per_eps[e]["k"] for e in eps})
+        out.append(f"- {task}, {scope} datasets (N={per_eps[eps[0]]['n']}, k={'/'.join(map(str, ks))}): **{lead}** has "
+                   f"the best mean rank at {n_lead} of {len(eps)} ε; within the critical difference of the best at every "
+                   f"ε: {', '.join(sorted(always - {lead})) or 'none'}.")
+        weak = [f"{e:g}" for e in eps if not per_eps[e]["friedman_p"] < 0.05]
+        if weak:
+            caveats.append(f"{task}, {scope}: the Friedman test is not significant at ε = {', '.join(weak)} "
+                           "(no ranking is supported there)")
+    tracks = os.path.join(pub_dir, "tracks.csv")
+    tuned = os.path.exists(tracks)
+    caveats.insert(0, "ranks are of each forest at its paper settings" + (
+        "; the private-selection track (tuned, ε-DP at the same ε) is ranked apart in the report, the oracle "
+        "(non-private tuning) never" if tuned else ", untuned (one configuration each)"))
+    caveats.append("with N datasets and k forests the Nemenyi test separates only large rank gaps: the best few "
+                   "are usually not significantly different")
+    out += ["", "Caveats: " + "; ".join(caveats) + ". The protocol, data tiers and the rest: "
+            "[docs/leaderboard.md](docs/leaderboard.md)."]
+    return out
 
 
 def update_readme(readme, block, check_only=False):
