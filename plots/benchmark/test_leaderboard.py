@@ -336,7 +336,7 @@ def test_publish_and_readme_block():
             text = f.read()
         check("\nold\n" not in text and text.endswith("after\n"), "README block replaced, the rest kept")
         check("**Partial run, not a complete leaderboard:**" in text, "the README block of a partial run says so")
-        check("- classification, all datasets (N=6, k=5): **Good** has the best mean rank at 5 of 5 ε" in text and
+        check("- classification, all datasets (N=6, k=4/5): **Good** has the best mean rank at 5 of 5 ε" in text and
               "private-selection track (tuned" in text, "README block: the finding and its caveats, generated")
         check("](ref/benchmark/leaderboard/headline.png)" in text, "README block links the headline figure relative")
         check("| classification, all (N=6) | 1 | **Good** (" in text, "README block: Good is best at eps 1")
