@@ -73,7 +73,7 @@ AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
   std::vector<ParamSpec> params = tuning_common_params("max_depth=3,5;n_trees=5,10");
   params.insert(params.begin(), param::epsilon("privacy budget ε of every candidate fit and of the final refit (the "
                                                "non-private selection is not accounted: the label says so)"));
-  params.push_back({.name = "inner_folds", .type = ParamType::kInt, .default_value = "3", .min = 2, .max = 20,
+  params.push_back({.name = "inner_folds", .type = ParamType::kInt, .default_value = "3", .min = 2, .max = 20, .choices = {},
                     .doc = "k of the inner k-fold cross-validation on the training rows"});
   params.push_back(quirks_param({}));
   AlgorithmInfo a{
@@ -84,7 +84,11 @@ AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
       .papers = "benchmark",
       .tasks = {TaskKind::kClassification, TaskKind::kRegression},
       .params = params,
-      .private_algorithm = true};
+      .quirks = {},
+      .private_algorithm = true,
+      .privacy_status = {},
+      .privacy_bound = {},
+      .make = {}};
   a.privacy_status = [](const Params&, TaskKind) -> std::string {
     return "published, not epsilon-DP: oracle tuning, the hyper-parameters are chosen by non-private nested "
            "cross-validation on the training rows (an upper bound of tuning, not a private pipeline)";

@@ -108,10 +108,10 @@ AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
   params.insert(params.begin(), param::epsilon("total privacy budget ε of the whole tuned pipeline: every candidate "
                                                "run is ε/3-DP, the selection 3 x that (Liu & Talwar 2019, Thm 3.4)"));
   params.push_back({.name = "stop_probability", .type = ParamType::kDouble, .default_value = "0.1", .min = 0, .max = 1,
-                    .min_exclusive = true,
+                    .min_exclusive = true, .choices = {},
                     .doc = "γ: after every candidate run, stop with probability γ (T ~ Geometric(γ), expected 1/γ runs)"});
   params.push_back({.name = "validation_fraction", .type = ParamType::kDouble, .default_value = "0.2", .min = 0,
-                    .max = 0.9, .min_exclusive = true,
+                    .max = 0.9, .min_exclusive = true, .choices = {},
                     .doc = "share of the training rows (one data-independent coin per row) held out for the noisy "
                            "validation score; the candidate is fitted on the rest"});
   params.push_back(quirks_param({}));
@@ -124,7 +124,11 @@ AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
       .papers = "benchmark",
       .tasks = {TaskKind::kClassification, TaskKind::kRegression},
       .params = params,
-      .private_algorithm = true};
+      .quirks = {},
+      .private_algorithm = true,
+      .privacy_status = {},
+      .privacy_bound = {},
+      .make = {}};
   a.privacy_status = [lookup](const Params& p, TaskKind task) -> std::string {
     const TuningSetup s = tuning_setup(lookup, p, p.get_double("epsilon") / kSelectionFactor);
     if (!s.base->private_algorithm) return "published, not epsilon-DP: base '" + s.base->name + "' is not private";
