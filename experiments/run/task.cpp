@@ -89,6 +89,13 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
   row.set("seed", seed);
   row.set("n_train", std::to_string(split.train.size()));
   row.set("n_test", std::to_string(split.test.size()));
+  // The dataset's shape as the algorithm sees it, for the leaderboard's regimes (features, categorical
+  // share, classes; docs/leaderboard.md "Decision tables").
+  std::size_t categorical = 0;
+  for (const Feature& f : data.schema().features) categorical += f.kind == FeatureKind::kCategorical;
+  row.set("n_features", std::to_string(data.schema().n_features()));
+  row.set("n_categorical", std::to_string(categorical));
+  row.set("n_classes", std::to_string(task == TaskKind::kClassification ? data.n_classes() : 0));
   row.set("started_at", utc_now());
 
   std::unique_ptr<Learner> learner = info.make(cell.params, data.schema());

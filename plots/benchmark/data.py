@@ -73,6 +73,7 @@ class Data:
         self.n_train = {}                 # dataset -> n_train (max over folds)
         self.binary = set()               # datasets whose rows report an AUC
         self.auc = defaultdict(list)      # (task, dataset, label, eps) -> AUC per fold (binary datasets)
+        self.shape = {}                   # dataset -> (features, categorical features, classes) from the rows
         self.task_of = {}                 # dataset -> task
         self.failures = {}                # (dataset, label, eps) -> reason
         self.status = defaultdict(set)    # label -> privacy_status values
@@ -118,6 +119,12 @@ def read_dirs(dirs):
                 data.n_train[ds] = max(nt, data.n_train.get(ds, 0))
             except ValueError:
                 nt = None
+            if r.get("n_features", "") not in ("", "nan"):
+                # Binned copies (DP-RF, DP-DF) see every feature as categorical: the dataset's own count is
+                # the smallest over its rows.
+                shp = (int(r["n_features"]), int(r["n_categorical"]), int(r["n_classes"]))
+                old = data.shape.get(ds)
+                data.shape[ds] = shp if old is None else (shp[0], min(old[1], shp[1]), shp[2])
             fs = r.get("fit_seconds", "")
             if fs not in ("", "nan"):
                 data.fit[lab].append((float(fs), nt))

@@ -3,9 +3,10 @@
     private selection (each track ranked on its own), and the oracle's accuracy beside them (never ranked);
   * accuracy.csv: mean accuracy (and AUC on binary sets) or MSE per epsilon, and the gap to the non-private
     Breiman RF on the same datasets;
-  * regimes.csv / "Which forest for my data": per n·epsilon bin (n = training rows), the DP forest with the
-    best mean rank over the (dataset, epsilon) blocks of the bin, and those a paired Wilcoxon signed-rank
-    test over the blocks (alpha 0.05) does not find significantly worse;
+  * regimes.csv / "Which forest for my data": per n·epsilon bin (n = training rows) and per bin of the
+    dataset's features, categorical share and classes (from the rows' n_features, n_categorical,
+    n_classes), the DP forest with the best mean rank over the (dataset, epsilon) blocks of the regime, and
+    those a paired Wilcoxon signed-rank test over the blocks (alpha 0.05) does not find significantly worse;
   * growth.csv: each algorithm's fit time against n, with the exponent b of a least-squares fit
     fit_seconds ~ a n^b over every fold it ran.
 Every number comes from the results tables; nothing is typed in."""
@@ -20,6 +21,14 @@ from plots.benchmark.stats import ALPHA, block_complete, rank_row, rankings
 REFERENCE = "Breiman RF [non-private]"
 NEPS_BINS = [("n·ε < 100", 0, 1e2), ("100 ≤ n·ε < 1,000", 1e2, 1e3), ("1,000 ≤ n·ε < 10,000", 1e3, 1e4),
              ("n·ε ≥ 10,000", 1e4, math.inf)]
+# The dataset-shape regimes: (dimension, bins of (name, lo, hi)) on a value of the dataset's shape
+# (features, categorical features, classes), read from the rows' n_features / n_categorical / n_classes.
+SHAPE_REGIMES = [
+    ("features", lambda s: s[0], [("d ≤ 10", 0, 10.5), ("11 ≤ d ≤ 30", 10.5, 30.5), ("d > 30", 30.5, math.inf)]),
+    ("categorical share", lambda s: s[1] / s[0] if s[0] else 0.0,
+     [("numeric only", 0, 1e-9), ("mixed", 1e-9, 1 - 1e-9), ("categorical only", 1 - 1e-9, math.inf)]),
+    ("classes", lambda s: s[2], [("2 classes", 0, 2.5), ("3-5 classes", 2.5, 5.5), ("6+ classes", 5.5, math.inf)]),
+]
 MIN_BLOCKS = 6  # the signed-rank test needs at least 6 pairs to reach p < 0.05 two-sided
 
 
@@ -96,31 +105,46 @@ def _wilcoxon_p(a, b):
     return float(stats.wilcoxon(a, b).pvalue)
 
 
+def _regime_row(data, task, labs, name, blocks, higher):
+    """Best mean rank over the blocks and those not significantly worse, or None (fewer than 2 complete)."""
+    ok = [lab for lab in labs if blocks and all(not math.isnan(_complete_mean(data, task, d, lab, e)) for d, e in blocks)]
+    if len(ok) < 2:
+        return None
+    matrix = [[_complete_mean(data, task, d, lab, e) for lab in ok] for d, e in blocks]
+    ranks = [rank_row(row, higher) for row in matrix]
+    mr = [sum(r[j] for r in ranks) / len(ranks) for j in range(len(ok))]
+    order = sorted(range(len(ok)), key=lambda j: mr[j])
+    b = order[0]
+    tied = []
+    for j in order[1:]:
+        p = _wilcoxon_p([row[b] for row in matrix], [row[j] for row in matrix])
+        if math.isnan(p) or p >= ALPHA:
+            tied.append((short_name(ok[j]), mr[j], p))
+    return {"task": task, "regime": name, "blocks": len(blocks), "k": len(ok), "best": short_name(ok[b]),
+            "best_rank": mr[b], "tied": tied}
+
+
 def regimes(data, track="paper"):
-    """Rows {task, regime, blocks, best, best_rank, tied (list of (name, rank, p)), k} per n·epsilon bin."""
+    """Rows {task, dimension, regime, blocks, best, best_rank, tied (list of (name, rank, p)), k}: per n·ε bin,
+    then per bin of each dataset-shape dimension (where the rows carry the shape)."""
     out = []
     for task in tasks(data):
         higher = task != "regression"
         labs = labels_of(data, task, "dp", track)
+        dss, epss = datasets_of(data, task), epsilons_of(data, task)
         for name, lo, hi in NEPS_BINS:
-            blocks = [(d, e) for d in datasets_of(data, task) for e in epsilons_of(data, task)
-                      if lo <= data.n_train.get(d, 0) * e < hi]
-            # the algorithms complete on every block of the bin (binary-only ones enter bins of binary sets only)
-            ok = [lab for lab in labs if blocks and all(not math.isnan(_complete_mean(data, task, d, lab, e)) for d, e in blocks)]
-            if len(ok) < 2:
+            r = _regime_row(data, task, labs, name, [(d, e) for d in dss for e in epss
+                                                     if lo <= data.n_train.get(d, 0) * e < hi], higher)
+            if r:
+                out.append(dict(r, dimension="n·ε"))
+        for dim, value, bins in SHAPE_REGIMES:
+            if dim == "classes" and task == "regression":
                 continue
-            matrix = [[_complete_mean(data, task, d, lab, e) for lab in ok] for d, e in blocks]
-            ranks = [rank_row(row, higher) for row in matrix]
-            mr = [sum(r[j] for r in ranks) / len(ranks) for j in range(len(ok))]
-            order = sorted(range(len(ok)), key=lambda j: mr[j])
-            b = order[0]
-            tied = []
-            for j in order[1:]:
-                p = _wilcoxon_p([row[b] for row in matrix], [row[j] for row in matrix])
-                if math.isnan(p) or p >= ALPHA:
-                    tied.append((short_name(ok[j]), mr[j], p))
-            out.append({"task": task, "regime": name, "blocks": len(blocks), "k": len(ok), "best": short_name(ok[b]),
-                        "best_rank": mr[b], "tied": tied})
+            for name, lo, hi in bins:
+                sel = [d for d in dss if d in data.shape and lo <= value(data.shape[d]) < hi]
+                r = _regime_row(data, task, labs, name, [(d, e) for d in sel for e in epss], higher)
+                if r:
+                    out.append(dict(r, dimension=dim))
     return out
 
 
@@ -156,18 +180,20 @@ def write(outdir, data):
                 w.writerows(rows)
     with open(os.path.join(outdir, "regimes.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["task", "regime", "blocks", "k", "best", "best_mean_rank", "not_significantly_worse"])
+        w.writerow(["task", "dimension", "regime", "blocks", "k", "best", "best_mean_rank", "not_significantly_worse"])
         for r in reg:
-            w.writerow([r["task"], r["regime"], r["blocks"], r["k"], r["best"], f"{r['best_rank']:.3f}",
+            w.writerow([r["task"], r["dimension"], r["regime"], r["blocks"], r["k"], r["best"], f"{r['best_rank']:.3f}",
                         "; ".join(f"{n} ({x:.2f})" for n, x, _ in r["tied"])])
     md = ["## Decision support", "",
-          "### Which forest for my data (paper settings, by n·ε)", "",
-          "n = training rows. In each bin, the best mean rank over its (dataset, ε) blocks, and every DP forest a "
+          "### Which forest for my data (paper settings)", "",
+          "n = training rows; d = features. In each regime, the best mean rank over its (dataset, ε) blocks, and "
+          "every DP forest a "
           f"paired Wilcoxon signed-rank test over the blocks (α = {ALPHA}) does not find significantly worse "
           f"(with fewer than {MIN_BLOCKS} blocks nothing is tested and all are listed).", "",
-          "| task | regime | blocks | k | best (mean rank) | not significantly worse |", "|---|---|---|---|---|---|"]
+          "| task | by | regime | blocks | k | best (mean rank) | not significantly worse |",
+          "|---|---|---|---|---|---|---|"]
     for r in reg:
-        md.append(f"| {r['task']} | {r['regime']} | {r['blocks']} | {r['k']} | **{r['best']}** ({r['best_rank']:.2f}) | "
+        md.append(f"| {r['task']} | {r['dimension']} | {r['regime']} | {r['blocks']} | {r['k']} | **{r['best']}** ({r['best_rank']:.2f}) | "
                   + (", ".join(f"{n} ({x:.2f})" for n, x, _ in r["tied"]) or "none") + " |")
     md += ["", "### Tracks: how each forest's rank moves when it is tuned", "",
            "Mean rank among the forests of the same track (paper settings; private selection, ε-DP at the row's "

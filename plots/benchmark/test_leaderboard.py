@@ -26,7 +26,11 @@ LEADERBOARD = [sys.executable, "-m", "plots.benchmark.leaderboard"]
 EPS = [0.1, 0.3, 1, 3, 10]
 FIELDS = ["paper", "experiment", "label", "algorithm", "dataset", "task", "epsilon", "repetition", "fold",
           "n_train", "accuracy", "auc", "mse", "fit_seconds", "predict_seconds", "privacy_status", "epsilon_spent",
-          "delta_spent"]
+          "delta_spent", "n_features", "n_categorical", "n_classes"]
+# The sample datasets' shapes (features, categorical, classes): two feature bins, numeric / mixed /
+# categorical, 2 and 3+ classes.
+SHAPES = {"bin-a": (4, 0, 2), "bin-b": (4, 0, 2), "bin-c": (20, 5, 2), "bin-d": (20, 5, 2), "multi-e": (40, 40, 3),
+          "multi-f": (40, 40, 7), "reg-a": (8, 0, 0), "reg-b": (8, 0, 0), "reg-c": (12, 3, 0)}
 FAILURES = []
 
 
@@ -72,7 +76,8 @@ def make_sample(root, seed=7):
                 "privacy_status": {"dp": "epsilon-DP", "published": "published, not epsilon-DP: synthetic",
                                    "oracle": "published, not epsilon-DP: oracle tuning",
                                    "non-private": "non-private"}[group],
-                "epsilon_spent": "" if eps is None else f"{eps:g}", "delta_spent": "0"}
+                "epsilon_spent": "" if eps is None else f"{eps:g}", "delta_spent": "0",
+                "n_features": SHAPES[ds][0], "n_categorical": SHAPES[ds][1], "n_classes": SHAPES[ds][2]}
 
     # DP accuracy = reference - gap(eps) + noise; gap shrinks with epsilon.
     dp = {"Good [DP]": 0.02, "Mid [DP]": 0.10, "Bad [DP]": 0.25, "Flaky [DP]": 0.12,
@@ -288,6 +293,13 @@ def test_end_to_end():
               all(r["best"] != "Bad" for r in reg_rows), "regimes.csv: Good best in the classification bins")
         check(any("Bad" not in r["not_significantly_worse"] for r in reg_rows if int(r["blocks"]) >= 6),
               "regimes.csv: Bad is significantly worse where the bin has enough blocks")
+        dims = {(r["task"], r["dimension"], r["regime"]) for r in reg_rows}
+        check({("classification", "features", "d ≤ 10"), ("classification", "features", "d > 30"),
+               ("classification", "categorical share", "numeric only"), ("classification", "categorical share", "mixed"),
+               ("classification", "classes", "2 classes"), ("classification", "classes", "3-5 classes"),
+               ("regression", "features", "d ≤ 10")} <= dims and
+              not any(t == "regression" and d == "classes" for t, d, _ in dims),
+              "regimes.csv: features, categorical share and classes bins from the rows' shape columns")
         with open(os.path.join(out, "growth.csv")) as f:
             gr = {r["label"]: float(r["exponent"]) for r in csv.DictReader(f)}
         check(close(gr["Good [DP]"], 1.0, 0.05), "growth.csv: fit time proportional to n gives exponent 1")
