@@ -74,6 +74,7 @@ class Data:
         self.binary = set()               # datasets whose rows report an AUC
         self.auc = defaultdict(list)      # (task, dataset, label, eps) -> AUC per fold (binary datasets)
         self.shape = {}                   # dataset -> (features, categorical features, classes) from the rows
+        self.large = set()                # datasets of the large tier (a results directory named large*)
         self.task_of = {}                 # dataset -> task
         self.failures = {}                # (dataset, label, eps) -> reason
         self.status = defaultdict(set)    # label -> privacy_status values
@@ -112,6 +113,8 @@ def read_dirs(dirs):
                 continue
             data.values[key][pair] = metric(r, name)
             data.task_of[ds] = task
+            if os.path.basename(d).startswith("large"):
+                data.large.add(ds)
             combos[task].add((lab, ds, eps))
             data.status[lab].add(r.get("privacy_status", ""))
             try:
@@ -192,10 +195,17 @@ def mean_of(vals):
 
 
 def scopes(data, task):
-    ds = datasets_of(data, task)
-    out = [("all", ds)]
+    """("all", the datasets of the task outside the large tier), for classification ("binary", the binary ones
+    among them) when it differs, and ("large", the large tier's datasets: results directories named large*,
+    fewer folds, ranked apart so that methods built for large data are judged there)."""
+    every = datasets_of(data, task)
+    ds = [d for d in every if d not in data.large]
+    out = [("all", ds)] if ds else []
     if task == "classification":
         b = [d for d in ds if d in data.binary]
         if b and len(b) < len(ds):
             out.append(("binary", b))
+    large = [d for d in every if d in data.large]
+    if large:
+        out.append(("large", large))
     return out

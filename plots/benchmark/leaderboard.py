@@ -57,7 +57,7 @@ def main(argv=None):
     ranks = stats.rankings(data)
     tables.write_ranks(outdir, ranks)
     figs = {"cd": {(e["task"], e["scope"], e["eps"]): figures.cd_diagram(e, outdir) for e in ranks
-                   if len(e["labels"]) >= 2}}
+                   if len(e["labels"]) >= 2 and e["mean_rank"]}}
     styles = figures.label_styles({k[2] for k in data.expected})
     figs["panels"] = {t: figures.panels(data, t, outdir, styles) for t in tasks(data)}
     figs["headline"] = figures.headline_figure(ranks, outdir, styles)
@@ -71,7 +71,7 @@ def main(argv=None):
     extra = []
     if sel:
         for e in sel:
-            if len(e["labels"]) >= 2:
+            if len(e["labels"]) >= 2 and e["mean_rank"]:
                 figures.cd_diagram(dict(e, scope=e["scope"] + "-private-selection"), outdir)
         if figures.headline_figure(sel, outdir, styles, stem="headline-private-selection"):
             extra += ["## Private-selection track", "",

@@ -132,7 +132,18 @@ def make_sample(root, seed=7):
                     rows.append(row("regression", lab, ds, "regression", eps, p, n,
                                     base * (1 + gap / eps ** 0.5 + rng.gauss(0, 0.03))))
     write(os.path.join(root, "regression"), rows)
-    return [os.path.join(root, d) for d in ("classification", "binary", "regression")]
+
+    # the large tier: its own directory (large*), 1 x 5 folds, where Bad is the best (ranked apart)
+    rows = []
+    for ds in ("big-a", "big-b", "big-c"):
+        SHAPES.setdefault(ds, (28, 0, 2))
+        for p in [(0, f) for f in range(5)]:
+            rows.append(row("large", "Breiman RF [non-private]", ds, "classification", None, p, 200000, 0.9, fit=0.5))
+            for eps in EPS:
+                for lab, v in [("Good [DP]", 0.80), ("Bad [DP]", 0.85)]:
+                    rows.append(row("large", lab, ds, "classification", eps, p, 200000, v + rng.gauss(0, 0.002)))
+    write(os.path.join(root, "large"), rows)
+    return [os.path.join(root, d) for d in ("classification", "binary", "regression", "large")]
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -277,6 +288,10 @@ def test_end_to_end():
         check(g["losses"] == "6" and g["wins"] == "0", "W/T/L: Bad loses on all 6 datasets")
         g = wtl[("classification", "Leaky [published]", "1")]
         check(g["wins"] == "6", "W/T/L: the published (better than RF) wins, listed apart")
+        big = labels("classification", "large", "1")
+        check(min(big, key=big.get) == "Bad [DP]" and len(big) == 2, "the large tier is ranked apart (its own scope)")
+        check(not any(r["scope"] == "all" and r["label"] == "Bad [DP]" and r["epsilon"] == "1" and
+                      int(r["n_datasets"]) > 6 for r in ranks), "the large tier's datasets are not in the 'all' scope")
         check(not any(bench_data.track_of(lab) != "paper" for lab in a1),
               "the paper-settings ranking holds neither the private-selection nor the oracle labels")
         with open(os.path.join(out, "tracks.csv")) as f:
@@ -289,8 +304,11 @@ def test_end_to_end():
         check(all(r["algorithm"] != "Good [oracle, not DP]" for r in tr.values()), "the oracle is never ranked")
         with open(os.path.join(out, "regimes.csv")) as f:
             reg_rows = list(csv.DictReader(f))
-        check(any(r["task"] == "classification" and r["best"] == "Good" for r in reg_rows) and
-              all(r["best"] != "Bad" for r in reg_rows), "regimes.csv: Good best in the classification bins")
+        small = [r for r in reg_rows if r["task"] == "classification" and r["regime"] in ("n·ε < 100", "d > 30")]
+        check(len(small) == 2 and all(r["best"] == "Good" for r in small),
+              "regimes.csv: Good best in the small-n·ε and many-feature bins")
+        check(any(r["best"] == "Bad" and r["regime"] == "n·ε ≥ 10,000" for r in reg_rows),
+              "regimes.csv: the large tier's winner (Bad) leads the n·ε ≥ 10,000 bin")
         check(any("Bad" not in r["not_significantly_worse"] for r in reg_rows if int(r["blocks"]) >= 6),
               "regimes.csv: Bad is significantly worse where the bin has enough blocks")
         dims = {(r["task"], r["dimension"], r["regime"]) for r in reg_rows}
