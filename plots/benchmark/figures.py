@@ -148,7 +148,7 @@ def panels(data, task, outdir, styles):
 HIGHLIGHT = 3  # the headline draws the best few of each panel in colour, the rest faint
 
 
-def headline_figure(ranks, outdir, styles, stem="headline"):
+def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at their paper settings"):
     """Mean rank against epsilon, one panel per (task, scope): in each panel the HIGHLIGHT labels with the
     best rank averaged over epsilon are drawn in colour with their ± CD/2 bars and named beside their last
     point; every other label is a thin grey line, so the leaders read at a glance."""
@@ -196,7 +196,7 @@ def headline_figure(ranks, outdir, styles, stem="headline"):
         k = max(len(e["labels"]) for e in entries)
         ax.set_title(f"{key[0]}, {key[1]} datasets (N={n}, k={k})", fontsize=10)
         ax.grid(True, alpha=0.3)
-    fig.suptitle(f"DP forests: mean rank per ε; the {HIGHLIGHT} best on average in colour (bars ± CD/2, "
+    fig.suptitle(f"{what}: mean rank per ε; the {HIGHLIGHT} best on average in colour (bars ± CD/2, "
                  "Nemenyi α=0.05), the others grey", fontsize=10)
     fig.tight_layout()
     return savefig(fig, outdir, stem)

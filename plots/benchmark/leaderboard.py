@@ -73,7 +73,8 @@ def main(argv=None):
         for e in sel:
             if len(e["labels"]) >= 2 and e["mean_rank"]:
                 figures.cd_diagram(dict(e, scope=e["scope"] + "-private-selection"), outdir)
-        if figures.headline_figure(sel, outdir, styles, stem="headline-private-selection"):
+        if figures.headline_figure(sel, outdir, styles, stem="headline-private-selection",
+                                   what="DP forests tuned by private selection (ε-DP)"):
             extra += ["## Private-selection track", "",
                       "![private-selection track: mean rank against epsilon](headline-private-selection.png)", ""]
     extra += decision.write(outdir, data)
