@@ -159,9 +159,13 @@ def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at 
     if not groups:
         return None
     keys = sorted(groups)
-    fig, axes = plt.subplots(1, len(keys), figsize=(5.2 * len(keys), 4.6), squeeze=False)
+    ncol = min(3, len(keys))
+    nrow = math.ceil(len(keys) / ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, 4.4 * nrow), squeeze=False)
+    for ax in axes.flat[len(keys):]:
+        ax.set_visible(False)
     palette = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
-    for ax, key in zip(axes[0], keys):
+    for ax, key in zip(axes.flat, keys):
         entries = sorted(groups[key], key=lambda e: e["eps"])
         labs = sorted({lab for e in entries for lab in e["labels"]})
         avg = {}
