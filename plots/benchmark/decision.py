@@ -136,7 +136,7 @@ def regimes(data, track="paper"):
             r = _regime_row(data, task, labs, name, [(d, e) for d in dss for e in epss
                                                      if lo <= data.n_train.get(d, 0) * e < hi], higher)
             if r:
-                out.append(dict(r, dimension="n·ε"))
+                out.append(dict(r, dimension="n·ε", track=track))
         for dim, value, bins in SHAPE_REGIMES:
             if dim == "classes" and task == "regression":
                 continue
@@ -144,7 +144,7 @@ def regimes(data, track="paper"):
                 sel = [d for d in dss if d in data.shape and lo <= value(data.shape[d]) < hi]
                 r = _regime_row(data, task, labs, name, [(d, e) for d in sel for e in epss], higher)
                 if r:
-                    out.append(dict(r, dimension=dim))
+                    out.append(dict(r, dimension=dim, track=track))
     return out
 
 
@@ -171,7 +171,8 @@ def _f(v, nd=3):
 
 def write(outdir, data):
     """Writes tracks.csv, accuracy.csv, regimes.csv, growth.csv and returns the report's markdown lines."""
-    mv, acc, reg, gr = track_movement(data), accuracy_table(data), regimes(data), growth(data)
+    mv, acc, gr = track_movement(data), accuracy_table(data), growth(data)
+    reg = regimes(data, "paper") + regimes(data, "private-selection")
     for name, rows in (("tracks", mv), ("accuracy", acc), ("growth", gr)):
         if rows:
             with open(os.path.join(outdir, f"{name}.csv"), "w", newline="") as f:
@@ -180,20 +181,21 @@ def write(outdir, data):
                 w.writerows(rows)
     with open(os.path.join(outdir, "regimes.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["task", "dimension", "regime", "blocks", "k", "best", "best_mean_rank", "not_significantly_worse"])
+        w.writerow(["track", "task", "dimension", "regime", "blocks", "k", "best", "best_mean_rank",
+                    "not_significantly_worse"])
         for r in reg:
-            w.writerow([r["task"], r["dimension"], r["regime"], r["blocks"], r["k"], r["best"], f"{r['best_rank']:.3f}",
+            w.writerow([r["track"], r["task"], r["dimension"], r["regime"], r["blocks"], r["k"], r["best"], f"{r['best_rank']:.3f}",
                         "; ".join(f"{n} ({x:.2f})" for n, x, _ in r["tied"])])
     md = ["## Decision support", "",
-          "### Which forest for my data (paper settings)", "",
+          "### Which forest for my data", "",
           "n = training rows; d = features. In each regime, the best mean rank over its (dataset, ε) blocks, and "
           "every DP forest a "
           f"paired Wilcoxon signed-rank test over the blocks (α = {ALPHA}) does not find significantly worse "
           f"(with fewer than {MIN_BLOCKS} blocks nothing is tested and all are listed).", "",
-          "| task | by | regime | blocks | k | best (mean rank) | not significantly worse |",
-          "|---|---|---|---|---|---|---|"]
+          "| track | task | by | regime | blocks | k | best (mean rank) | not significantly worse |",
+          "|---|---|---|---|---|---|---|---|"]
     for r in reg:
-        md.append(f"| {r['task']} | {r['dimension']} | {r['regime']} | {r['blocks']} | {r['k']} | **{r['best']}** ({r['best_rank']:.2f}) | "
+        md.append(f"| {r['track']} | {r['task']} | {r['dimension']} | {r['regime']} | {r['blocks']} | {r['k']} | **{r['best']}** ({r['best_rank']:.2f}) | "
                   + (", ".join(f"{n} ({x:.2f})" for n, x, _ in r["tied"]) or "none") + " |")
     md += ["", "### Tracks: how each forest's rank moves when it is tuned", "",
            "Mean rank among the forests of the same track (paper settings; private selection, ε-DP at the row's "

@@ -303,7 +303,10 @@ def test_end_to_end():
               "tracks.csv: the oracle's mean beside the ranks, above the private selection's")
         check(all(r["algorithm"] != "Good [oracle, not DP]" for r in tr.values()), "the oracle is never ranked")
         with open(os.path.join(out, "regimes.csv")) as f:
-            reg_rows = list(csv.DictReader(f))
+            reg_all = list(csv.DictReader(f))
+        reg_rows = [r for r in reg_all if r["track"] == "paper"]
+        check(any(r["track"] == "private-selection" and r["best"] == "Good" for r in reg_all),
+              "regimes.csv: the private-selection track has its own regimes")
         small = [r for r in reg_rows if r["task"] == "classification" and r["regime"] in ("n·ε < 100", "d > 30")]
         check(len(small) == 2 and all(r["best"] == "Good" for r in small),
               "regimes.csv: Good best in the small-n·ε and many-feature bins")
