@@ -173,10 +173,10 @@ def rank_sections(data, ranks, cd_pngs):
             labs = sorted({lab for e in es for lab in e["labels"]})
             md += [f"**{task}, {scope} datasets** (N = {', '.join(str(len(e['datasets'])) for e in es)} per ε)", ""]
             trs = []
-            for lab in sorted(labs, key=lambda lab: sum(e["mean_rank"][e["labels"].index(lab)] if lab in e["labels"]
-                                                          else 99 for e in es)):
-                trs.append([short_name(lab)] + [f"{e['mean_rank'][e['labels'].index(lab)]:.2f}" if lab in e["labels"]
-                                                else "—" for e in es])
+            def rank(e, lab):  # None where the label is not ranked (absent, or the only complete one)
+                return e["mean_rank"][e["labels"].index(lab)] if lab in e["labels"] and e["mean_rank"] else None
+            for lab in sorted(labs, key=lambda lab: sum(99 if rank(e, lab) is None else rank(e, lab) for e in es)):
+                trs.append([short_name(lab)] + ["—" if rank(e, lab) is None else f"{rank(e, lab):.2f}" for e in es])
             trs.append(["k / CD"] + [f"{len(e['labels'])} / {e['cd']:.2f}" for e in es])
             trs.append(["Friedman p / Iman-Davenport p"] +
                        [f"{fmt_p(e['friedman'][1])} / {fmt_p(e['friedman'][3])}" if e["friedman"] else "—" for e in es])

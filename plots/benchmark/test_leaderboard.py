@@ -250,6 +250,19 @@ def test_scope_rules():
               "a duplicate (label, dataset, epsilon, repetition, fold) row is counted once and reported")
 
 
+def test_single_complete_label():
+    # A scope and epsilon where one DP label alone is complete has labels but no ranks: the report prints a
+    # dash for it instead of failing (a partial run of the tuned configs met this).
+    from plots.benchmark import tables as bench_tables
+    d = bench_data.Data()
+    d.expected[("classification", "x", "A [DP]", 1.0)] = {(0, 0)}
+    d.n_train["x"] = 10
+    e = {"task": "classification", "scope": "all", "eps": 1.0, "datasets": ["x"], "labels": ["A [DP]"],
+         "excluded": {}, "mean_rank": [], "friedman": None, "cd": math.nan, "dropped": [], "track": "paper"}
+    md = bench_tables.rank_sections(d, [e], {})
+    check(any(line.startswith("| A | —") for line in md), "a lone complete label is listed without a rank")
+
+
 def test_end_to_end():
     with tempfile.TemporaryDirectory() as tmp:
         r = subprocess.run(LEADERBOARD + [os.path.join(tmp, "nothing")], capture_output=True, text=True, cwd=ROOT)
@@ -394,7 +407,7 @@ def main():
         for d in make_sample(sys.argv[2]):
             print("wrote " + os.path.join(d, "results.csv"))
         return
-    for t in (test_labels, test_ranks, test_friedman, test_cd, test_wtl, test_complete, test_scope_rules, test_end_to_end,
+    for t in (test_labels, test_ranks, test_friedman, test_cd, test_wtl, test_complete, test_scope_rules, test_single_complete_label, test_end_to_end,
               test_publish_and_readme_block, test_committed_readme_block):
         print(f"-- {t.__name__}")
         t()
