@@ -65,9 +65,9 @@ def track_movement(data):
 
 
 def accuracy_table(data):
-    """Rows {task, scope, epsilon, label, track, n_datasets, mean, auc, gap} over the datasets of the scope
-    on which both the label and the reference are complete (gap = label - reference; for MSE, reference - label
-    so that a positive gap is always 'worse than the non-private forest' reversed: gap < 0 means worse)."""
+    """Rows {task, scope, epsilon, label, track, n_datasets, mean, auc, gap} over the datasets of the scope on
+    which the label is complete; gap = label - reference (for MSE, reference - label, so that a negative gap
+    always means worse than the non-private forest), NaN unless the reference is complete on all of them."""
     rows = []
     for task in tasks(data):
         higher = task != "regression"
@@ -79,17 +79,17 @@ def accuracy_table(data):
                     vals, refs, aucs = [], [], []
                     for d in dss:
                         v = _complete_mean(data, task, d, lab, eps)
-                        r = _complete_mean(data, task, d, REFERENCE, None)
-                        if math.isnan(v) or math.isnan(r):
+                        if math.isnan(v):
                             continue
                         vals.append(v)
-                        refs.append(r)
+                        refs.append(_complete_mean(data, task, d, REFERENCE, None))
                         a = data.auc.get((task, d, lab, eps))
                         if a:
                             aucs.append(sum(a) / len(a))
                     if not vals:
                         continue
-                    m, ref = sum(vals) / len(vals), sum(refs) / len(refs)
+                    # the gap needs the reference on every dataset the mean is over (else it is left out)
+                    m, ref = sum(vals) / len(vals), (math.nan if any(math.isnan(r) for r in refs) else sum(refs) / len(refs))
                     rows.append({"task": task, "scope": scope, "epsilon": fmt_eps(eps), "label": lab,
                                  "track": track_of(lab), "n_datasets": len(vals), "mean": m,
                                  "auc": sum(aucs) / len(aucs) if aucs else math.nan,
@@ -207,12 +207,12 @@ def write(outdir, data):
                   f"{_f(r['selection_rank'], 2)} ({r['selection_k']}) | {_f(r['paper_mean'])} | {_f(r['selection_mean'])} | "
                   f"{_f(r['oracle_mean'])} |")
     md += ["", "### Accuracy and the gap to the non-private forest", "",
-           f"Mean over the scope's datasets where both are complete; gap = mean − {short_name(REFERENCE)}'s "
+           f"Mean over the scope's datasets where the label is complete; gap = mean − {short_name(REFERENCE)}'s "
            "(for MSE, reference − mean: negative is always worse). AUC on binary datasets only.", "",
            "| task, scope | ε | label | datasets | mean | AUC | gap |", "|---|---|---|---|---|---|---|"]
     for r in acc:
         md.append(f"| {r['task']}, {r['scope']} | {r['epsilon']} | {r['label']} | {r['n_datasets']} | {_f(r['mean'])} | "
-                  f"{_f(r['auc'])} | {r['gap']:+.3f} |")
+                  f"{_f(r['auc'])} | {'—' if math.isnan(r['gap']) else format(r['gap'], '+.3f')} |")
     md += ["", "### Fit time against n", "", "Exponent b of fit_seconds ≈ a·n^b (least squares in log space over "
            "every fold).", "", "| label | fits | b | n range |", "|---|---|---|---|"]
     for r in gr:
