@@ -1,30 +1,35 @@
 """The leaderboard (issue 16): ranks, critical-difference diagrams, metric-vs-epsilon panels, wins/ties/losses
 against the best non-private forest, and fit times, from the results of configs/benchmark/*.yaml.
 
-usage: python3 -m plots.benchmark.leaderboard [--publish DIR [--readme README.md]] RESULTS_DIR [RESULTS_DIR ...]
+usage: python3 -m plots.benchmark.leaderboard [--publish DIR [--readme README.md] [--partial]] RESULTS_DIR [RESULTS_DIR ...]
 
 --publish copies the light outputs (the report, headline figure, ranks, summary, W/T/L, fit times,
 completeness) to DIR, e.g. results/reference/benchmark/leaderboard (tracked), and --readme rewrites the
-README's block between <!-- leaderboard:begin --> and <!-- leaderboard:end --> from that copy.
+README's block between <!-- leaderboard:begin --> and <!-- leaderboard:end --> from that copy (with the finding and
+its caveats, generated). A run with incomplete blocks is not published unless --partial, which marks it.
 
 Each RESULTS_DIR holds a results.csv from `dpforest run` (and, optionally, cells/*.error files of failed
 cells). Outputs go to <parent of the first RESULTS_DIR>/leaderboard/ (e.g. results/benchmark/leaderboard/):
 leaderboard.md, headline.png/.svg, cd-<task>-<scope>-eps<e>.png/.svg, panels-<task>.png/.svg,
 wtl.md/.csv (per dataset: wtl-datasets.csv), fit-time.md/.csv/.png, ranks.csv, completeness.csv,
-incomplete.md and summary.csv (mean, sd, n per task, dataset, label and epsilon).
+incomplete.md and summary.csv (mean, sd, n per task, dataset, label and epsilon); the decision tables
+(decision.py): tracks.csv, accuracy.csv, regimes.csv, growth.csv; headline-private-selection.png and
+cd-<task>-<scope>-private-selection-eps<e>.png for the private-selection track.
 
 Groups come from the label's last bracket: "[DP]" or "[DP, ...]" are private and ranked; "[published]" are
 published mechanisms that are not DP (shown dashed and marked, never ranked); "[non-private]" are the reference
-forests. Ranks (1 = best; accuracy higher-better, mse lower-better; ties averaged) are taken over the
+forests; "[oracle, ...]" is the oracle tuning track (not DP, never ranked). Among the DP labels, "[DP, private
+selection]" is the private-selection track, ranked apart from the paper-settings track (data.track_of). Ranks (1 = best; accuracy higher-better, mse lower-better; ties averaged) are taken over the
 per-dataset means, per epsilon, on complete blocks only: an algorithm enters a ranking only if every dataset
 of the scope has all its expected (repetition, fold) results; a dataset on which no DP algorithm is complete
 is left out of the scope instead (and named in the report). Expected = within each RESULTS_DIR, every
 (label, dataset, epsilon) seen in its rows or its failed cells, times the (repetition, fold) pairs seen there.
-Scopes: "all" (every dataset of the task) and, for classification, "binary" (the datasets whose rows report an
-AUC, i.e. two classes; binary-only algorithms enter here).
+Scopes: "all" (every dataset of the task outside the large tier), for classification "binary" (the datasets whose
+rows report an AUC, i.e. two classes; binary-only algorithms enter here), and "large" (the datasets of results
+directories named large*: the large tier, ranked apart).
 
 Modules: data (reading), stats (ranks, Friedman, Nemenyi, W/T/L, completeness), figures, tables (the text
-outputs and this report), publish (the published copy and the README block)."""
+outputs and this report), decision (the decision tables), publish (the published copy and the README block)."""
 import argparse
 import os
 import sys
