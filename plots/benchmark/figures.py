@@ -64,9 +64,11 @@ def cd_diagram(entry, outdir):
     fr = entry["friedman"]
     sub = (f"Friedman χ²={fr[0]:.2f} (p {p_is(fr[1])}), Iman-Davenport F={fr[2]:.2f} (p {p_is(fr[3])})"
            if fr else "too few datasets for the Friedman test")
-    ax.set_title(f"{entry['task']}, {entry['scope']} datasets (N={len(entry['datasets'])}), ε = {entry['eps']:g}: "
+    track = entry.get("track", "paper")
+    tr_title, tr_stem = ("", "") if track == "paper" else (f", {track} track", f"-{track}")
+    ax.set_title(f"{entry['task']}, {entry['scope']} datasets (N={len(entry['datasets'])}){tr_title}, ε = {entry['eps']:g}: "
                  f"mean rank, 1 = best\n{sub}; Nemenyi α={ALPHA}", fontsize=10)
-    return savefig(fig, outdir, f"cd-{entry['task']}-{entry['scope']}-eps{entry['eps']:g}")
+    return savefig(fig, outdir, f"cd-{entry['task']}-{entry['scope']}{tr_stem}-eps{entry['eps']:g}")
 
 
 STYLE_MARKERS = "os^vD<>pPX*h"
@@ -200,7 +202,7 @@ def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at 
         k = max(len(e["labels"]) for e in entries)
         ax.set_title(f"{key[0]}, {key[1]} datasets (N={n}, k={k})", fontsize=10)
         ax.grid(True, alpha=0.3)
-    fig.suptitle(f"{what}: mean rank per ε; the {HIGHLIGHT} best on average in colour (bars ± CD/2, "
+    fig.suptitle(f"{what}: mean rank per ε\nthe {HIGHLIGHT} best on average in colour (bars ± CD/2, "
                  "Nemenyi α=0.05), the others grey", fontsize=10)
     fig.tight_layout()
     return savefig(fig, outdir, stem)

@@ -77,7 +77,7 @@ def main(argv=None):
     if sel:
         for e in sel:
             if len(e["labels"]) >= 2 and e["mean_rank"]:
-                figures.cd_diagram(dict(e, scope=e["scope"] + "-private-selection"), outdir)
+                figures.cd_diagram(e, outdir)
         if figures.headline_figure(sel, outdir, styles, stem="headline-private-selection",
                                    what="DP forests tuned by private selection (ε-DP)"):
             extra += ["## Private-selection track", "",
