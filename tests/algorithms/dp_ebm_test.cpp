@@ -76,6 +76,12 @@ TEST_SUITE("unit") {
     ebm::FeatureBins none = ebm::bin_continuous(outside, 0.0, 6.0, quiet(3), rng);
     CHECK(none.cuts.empty());
     CHECK(none.weight == std::vector<double>{10.0 / 3});
+    // That fallback weight is n / B in the library: it releases n itself (the audit's class-set pair flags
+    // it, dp-ebm.md "Audit"). Strict's fallback reads the noisy total instead, floored at 1: 1 / B here.
+    std::vector<double> outside11(11, 8.0);
+    CHECK(ebm::bin_continuous(outside11, 0.0, 6.0, quiet(3), rng).weight == std::vector<double>{11.0 / 3});
+    CHECK(ebm::bin_continuous(outside, 0.0, 6.0, quiet(3, true), rng).weight == std::vector<double>{1.0 / 3});
+    CHECK(ebm::bin_continuous(outside11, 0.0, 6.0, quiet(3, true), rng).weight == std::vector<double>{1.0 / 3});
     CHECK_THROWS_AS(ebm::bin_continuous(v, 1.0, 1.0, quiet(3), rng), Error);
   }
 
