@@ -1,8 +1,8 @@
-"""DP-EBM on adult (configs/dp-ebm/accuracy-vs-epsilon.yaml): accuracy and AUC per method and epsilon,
+"""DP-EBM on adult (configs/dp-ebm/figure-accuracy-vs-epsilon.yaml): accuracy and AUC per method and epsilon,
 mean ± sd over the 25 holdout splits, and each method's mean fit time. Reads only results.csv; writes
-accuracy-vs-epsilon.md and accuracy-vs-epsilon.csv next to it.
+figure-accuracy-vs-epsilon.md and figure-accuracy-vs-epsilon.csv next to it.
 
-usage: python3 -m plots.dp_ebm.accuracy_vs_epsilon [RESULT_DIR]"""
+usage: python3 -m plots.dp_ebm.figure_accuracy_vs_epsilon [RESULT_DIR]"""
 from collections import defaultdict
 
 from plots import common
@@ -10,7 +10,7 @@ from plots.common import load_rows, metric, summarize, write_md_csv
 
 
 def main(argv=None):
-    result_dir = common.result_dir_arg(__doc__, "dp-ebm", "accuracy-vs-epsilon", argv)
+    result_dir = common.result_dir_arg(__doc__, "dp-ebm", "figure-accuracy-vs-epsilon", argv)
     vals, fit = defaultdict(list), defaultdict(list)
     labels, epsilons, status = [], set(), {}
     for r in load_rows(result_dir):
@@ -44,7 +44,7 @@ def main(argv=None):
            "(epsilon, delta)-DP by the GDP ledger; the others are the published mechanisms); diffprivlib's are pure "
            "epsilon. The claims in configs/dp-ebm/published.yaml compare DP-EBM with diffprivlib's forest "
            "(make check-published PAPER=dp-ebm)."]
-    write_md_csv(result_dir, "accuracy-vs-epsilon", md, out, ["method", "epsilon", "accuracy", "sd", "auc", "auc_sd", "n"])
+    write_md_csv(result_dir, "figure-accuracy-vs-epsilon", md, out, ["method", "epsilon", "accuracy", "sd", "auc", "auc_sd", "n"])
 
 
 if __name__ == "__main__":
