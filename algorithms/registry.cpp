@@ -11,6 +11,7 @@
 #include "algorithms/diffprivlib_rf/diffprivlib_rf.hpp"
 #include "algorithms/dipreme/dipreme.hpp"
 #include "algorithms/dp_df/dp_df.hpp"
+#include "algorithms/dp_ebm/dp_ebm.hpp"
 #include "algorithms/dp_ert/dp_ert.hpp"
 #include "algorithms/dp_rf/dp_rf.hpp"
 #include "algorithms/fs/fs.hpp"
@@ -46,6 +47,7 @@ std::vector<AlgorithmInfo> build_table() {
       comprf_algorithms(),          // comprf-c, comprf-i
       diffprivlib_rf_algorithms(),  // diffprivlib-rf (IBM diffprivlib v0.6)
       privatree_algorithms(),       // privatree (the authors' HEAD "fixed" variant), privatree-v2 (arXiv v2 code)
+      dp_ebm_algorithms(),          // dp-ebm ((epsilon, delta)-DP boosting, GDP accounting; dp-ebm.md)
   };
   std::vector<AlgorithmInfo> table;
   for (const auto& family : families)

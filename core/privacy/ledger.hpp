@@ -29,6 +29,13 @@
 // where (E_a, D_a) is their composed total and epsilon_rest is the pure / zCDP accounting below at the
 // remaining delta. Pure-epsilon accounting (spent(), check_within(requested)) ignores them, and a
 // ledger that holds any cannot pass the pure check. Ledgers without such charges are unchanged.
+//
+// Gaussian-DP charges (charge_gdp) record mu: a mu-GDP mechanism (core/privacy/gdp.hpp), e.g. the
+// Gaussian mechanism with l2 sensitivity Delta and sigma = Delta / mu. mu^2 composes through the scope
+// tree: sum in sequential scopes (Dong, Roth & Su 2022 Cor. 3.3: sqrt(sum mu_i^2)-GDP), max in parallel
+// ones. A ledger whose only charges are GDP (and approximate-DP) ones converts the composed mu exactly:
+// epsilon_for(delta) = gdp_epsilon(mu, delta) (DRS Cor. 2.13). Next to pure or zCDP charges, each GDP
+// charge enters the zCDP / Renyi accounting as (mu^2 / 2)-zCDP (gdp.hpp), a valid but looser route.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
@@ -62,6 +69,9 @@ class PrivacyLedger {
   // notion, e.g. the l2 sensitivity sqrt(k) of the k counts one record touches), scope must exist.
   void charge_approx(ScopeId scope, const char* mechanism, double epsilon, double delta, double sensitivity,
                      bool certified = true);
+  // Records one mu-GDP mechanism call (see the header comment). mu > 0 finite, l2_sensitivity > 0
+  // finite, scope must exist.
+  void charge_gdp(ScopeId scope, const char* mechanism, double mu, double l2_sensitivity, bool certified = true);
 
   // Composed epsilon of a scope (default: the whole fit) under the claimed accounting and under the
   // conservative accounting (claimed-parallel scopes summed). Scope s composes to
@@ -81,6 +91,9 @@ class PrivacyLedger {
   double approx_epsilon(ScopeId scope = kRoot, bool conservative = false) const;
   double approx_delta(ScopeId scope = kRoot, bool conservative = false) const;
   std::size_t n_zcdp_charges() const { return n_zcdp_; }
+  bool has_gdp() const { return n_gdp_ > 0; }
+  // Composed mu of the GDP charges only (sqrt of the composed mu^2; claimed / conservative); 0 if none.
+  double mu_spent(ScopeId scope = kRoot, bool conservative = false) const;
 
   // The (epsilon, delta)-DP guarantee of the whole fit (claimed accounting unless conservative).
   //  * No zCDP charges: spent() (or spent_conservative()), exactly; the guarantee has delta 0.
@@ -126,6 +139,7 @@ class PrivacyLedger {
     double epsilon = 0.0;  // sum of the kind's pure charges (sequential sum, not the composed total)
     double rho = 0.0;      // sum of the kind's zCDP charges
     bool certified = true;
+    double mu = 0.0;  // sqrt of the sum of the kind's GDP mu^2 (their sequential composition)
   };
   std::vector<Entry> entries() const;
   // One line about a scope: label, kind, own charges, children and both composed totals (debugging).
@@ -142,6 +156,7 @@ class PrivacyLedger {
     double own_approx_eps = 0.0;    // sum of the direct charge_approx epsilons
     double own_approx_delta = 0.0;  // and deltas
     std::vector<ScopeId> children;
+    double own_mu2 = 0.0;  // sum of mu^2 over the direct GDP charges
   };
   template <class Own>
   double walk(ScopeId s, bool conservative, const Own& own) const;
@@ -159,12 +174,14 @@ class PrivacyLedger {
     double rho = 0.0;
     double delta = 0.0;  // charge_approx charges only
     bool certified = true;
+    double mu2 = 0.0;  // sum of the kind's GDP mu^2
   };
   std::vector<Tally> tallies_;
   std::size_t last_tally_ = 0;  // the kind charged last: consecutive charges usually repeat it
   std::size_t n_charges_ = 0;
   std::size_t n_zcdp_ = 0;
   std::size_t n_approx_ = 0;
+  std::size_t n_gdp_ = 0;
   Tally& tally(const char* name);
   Scope& charge_target(ScopeId scope, const char* fn, const char* name,
                        std::initializer_list<std::pair<const char*, double>> amounts);
