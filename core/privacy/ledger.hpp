@@ -29,15 +29,27 @@
 // where (E_a, D_a) is their composed total and epsilon_rest is the pure / zCDP accounting below at the
 // remaining delta. Pure-epsilon accounting (spent(), check_within(requested)) ignores them, and a
 // ledger that holds any cannot pass the pure check. Ledgers without such charges are unchanged.
+//
+// Rényi-DP charges (charge_rdp) record a mechanism by its RDP curve at the integer orders of
+// core/privacy/rdp.hpp, e.g. one round of S-BDT's Poisson-subsampled Gaussian leaves (s-bdt.md §4).
+// At each order they compose like every other charge through the scope tree (sum sequential, max
+// parallel) together with the pure charges (min(E, alpha S)) and the zCDP ones (alpha rho); a ledger
+// that holds any is converted by epsilon_for(delta) as the smaller of the real-order minimisation of
+// (a) below and a full scan of the integer orders 2..kRdpMaxOrder with the same CKS20 conversion (the
+// accountant S-BDT calibrates with, so a fit calibrated to (epsilon, delta) passes its own check).
+// Charging the same curve repeatedly in one scope stores it once with a multiplicity.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <utility>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace dpf {
+
+class RdpCurve;
 
 enum class Composition { kSequential, kParallel, kClaimedParallel };
 
@@ -62,6 +74,10 @@ class PrivacyLedger {
   // notion, e.g. the l2 sensitivity sqrt(k) of the k counts one record touches), scope must exist.
   void charge_approx(ScopeId scope, const char* mechanism, double epsilon, double delta, double sensitivity,
                      bool certified = true);
+  // Records one Rényi-DP mechanism call with RDP curve `curve` (see the header comment). curve must be
+  // non-null, sensitivity > 0 finite (the mechanism's own l2 notion), scope must exist.
+  void charge_rdp(ScopeId scope, const char* mechanism, std::shared_ptr<const RdpCurve> curve, double sensitivity,
+                  bool certified = true);
 
   // Composed epsilon of a scope (default: the whole fit) under the claimed accounting and under the
   // conservative accounting (claimed-parallel scopes summed). Scope s composes to
@@ -77,6 +93,7 @@ class PrivacyLedger {
   double rho_equivalent(ScopeId scope = kRoot, bool conservative = false) const;
   bool has_zcdp() const { return n_zcdp_ > 0; }
   bool has_approx() const { return n_approx_ > 0; }
+  bool has_rdp() const { return n_rdp_ > 0; }
   // Composed (epsilon, delta) of the charge_approx charges only (claimed / conservative); (0, 0) if none.
   double approx_epsilon(ScopeId scope = kRoot, bool conservative = false) const;
   double approx_delta(ScopeId scope = kRoot, bool conservative = false) const;
@@ -141,6 +158,7 @@ class PrivacyLedger {
     double own_rho = 0.0;  // sum of the direct zCDP charges
     double own_approx_eps = 0.0;    // sum of the direct charge_approx epsilons
     double own_approx_delta = 0.0;  // and deltas
+    std::vector<std::pair<int32_t, double>> own_rdp;  // (index into curves_, multiplicity)
     std::vector<ScopeId> children;
   };
   template <class Own>
@@ -159,12 +177,16 @@ class PrivacyLedger {
     double rho = 0.0;
     double delta = 0.0;  // charge_approx charges only
     bool certified = true;
+    bool rdp = false;  // charged with charge_rdp
   };
   std::vector<Tally> tallies_;
   std::size_t last_tally_ = 0;  // the kind charged last: consecutive charges usually repeat it
   std::size_t n_charges_ = 0;
   std::size_t n_zcdp_ = 0;
   std::size_t n_approx_ = 0;
+  std::size_t n_rdp_ = 0;
+  std::vector<std::shared_ptr<const RdpCurve>> curves_;  // distinct curves of the charge_rdp charges
+  double epsilon_with_rdp(double delta, bool conservative) const;
   Tally& tally(const char* name);
   Scope& charge_target(ScopeId scope, const char* fn, const char* name,
                        std::initializer_list<std::pair<const char*, double>> amounts);
