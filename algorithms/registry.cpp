@@ -20,6 +20,7 @@
 #include "algorithms/mrf/mrf.hpp"
 #include "algorithms/privatree/privatree.hpp"
 #include "algorithms/rgv/rgv.hpp"
+#include "algorithms/s_bdt/s_bdt.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 #include "core/util/error.hpp"
 
@@ -46,6 +47,7 @@ std::vector<AlgorithmInfo> build_table() {
       comprf_algorithms(),          // comprf-c, comprf-i
       diffprivlib_rf_algorithms(),  // diffprivlib-rf (IBM diffprivlib v0.6)
       privatree_algorithms(),       // privatree (the authors' HEAD "fixed" variant), privatree-v2 (arXiv v2 code)
+      s_bdt_algorithms(),           // s-bdt ((epsilon, delta)-DP boosting; s-bdt.md)
   };
   std::vector<AlgorithmInfo> table;
   for (const auto& family : families)
