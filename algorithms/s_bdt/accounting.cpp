@@ -62,12 +62,19 @@ void charge_rounds(PrivacyLedger& ledger, PrivacyLedger::ScopeId scope, int roun
 
 void charge(PrivacyLedger& ledger, const SbdtParams& p, const Plan& plan) {
   if (plan.stream_extra) {
+    // Two disjoint populations (split by the record's own label), each (eps_part, delta)-DP: parallel
+    // composition gives the max. Composing their RDP curves order by order and converting once would
+    // be valid but looser (the two optimal orders differ), so each population's leaf rounds are
+    // converted on their own and charged as one (epsilon, delta) charge.
+    auto converted = [&](int rounds, const std::shared_ptr<const RdpCurve>& curve) {
+      return rdp_best_epsilon([&](int a) { return rounds * curve->at(a); }, p.delta).epsilon;
+    };
     const PrivacyLedger::ScopeId fit = ledger.open_scope(PrivacyLedger::kRoot, Composition::kParallel, "s-bdt stream");
     const PrivacyLedger::ScopeId initial = ledger.open_scope(fit, Composition::kSequential, "initial population");
     charge_init(ledger, initial, p, plan);
-    charge_rounds(ledger, initial, p.n_trees, plan.regular_curve);
+    ledger.charge_approx(initial, "gaussian-leaves-converted", converted(p.n_trees, plan.regular_curve), p.delta, 1.0);
     const PrivacyLedger::ScopeId novel = ledger.open_scope(fit, Composition::kSequential, "new records");
-    charge_rounds(ledger, novel, p.extra_trees, plan.extra_curve);
+    ledger.charge_approx(novel, "gaussian-leaves-converted", converted(p.extra_trees, plan.extra_curve), p.delta, 1.0);
     return;
   }
   const PrivacyLedger::ScopeId fit = ledger.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "s-bdt");

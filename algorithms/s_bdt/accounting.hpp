@@ -31,7 +31,8 @@ Plan plan_budget(const SbdtParams& p, TaskKind task);
 
 // Charges what a fit with this plan releases (§10.3): the initial score (pure), then the leaf releases
 // (RDP: one charge per round; with the filter one (alpha*, B) charge, B = T rho(alpha*)). In stream
-// mode without the filter the initial population and the new records form two parallel scopes.
+// mode without the filter the initial population and the new records form two parallel scopes, each
+// holding its leaf rounds converted to one (epsilon, delta) charge.
 void charge(PrivacyLedger& ledger, const SbdtParams& p, const Plan& plan);
 
 // The a-priori (epsilon, delta) of the configuration: the ledger of charge() converted at delta.
