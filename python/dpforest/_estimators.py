@@ -222,7 +222,7 @@ class _RegressorBase(RegressorMixin, _DPForestBase):
 # -- the registry as classes ------------------------------------------------------------------
 
 _TYPES = {"int": int, "number": float, "bool": bool}
-_ACRONYMS = {"rf", "ert", "dp", "df", "rdf", "jpw", "fs", "rgv", "mrf", "brf", "lm", "c", "i"}
+_ACRONYMS = {"rf", "ert", "dp", "df", "rdf", "jpw", "fs", "rgv", "mrf", "brf", "lm", "c", "i", "bdt"}
 _WORDS = {"dipreme": "DiPriMe", "comprf": "CompRF"}
 
 
