@@ -2,10 +2,51 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "core/util/error.hpp"
 
 namespace dpf::sbdt {
+
+namespace {
+
+// The calibration and the curves depend on the configuration only, and cost milliseconds (a full
+// order scan of the subsampled Gaussian): every fit, a-priori bound and label of one configuration
+// share them. A small process-wide memo, cleared when it grows past 512 entries.
+using CalKey = std::tuple<double, double, int, double, double>;  // q, c, rounds, target epsilon, delta
+using CurveKey = std::pair<double, double>;                         // q, mu
+std::mutex memo_mutex;
+
+SgmCalibration calibrate(double q, int rounds, double target, double delta) {
+  static std::map<CalKey, SgmCalibration> memo;
+  const CalKey key{q, 1.0, rounds, target, delta};
+  {
+    std::lock_guard<std::mutex> lock(memo_mutex);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  SgmCalibration cal = calibrate_subsampled_gaussian(q, 1.0, rounds, target, delta);
+  std::lock_guard<std::mutex> lock(memo_mutex);
+  if (memo.size() > 512) memo.clear();
+  memo.emplace(key, cal);
+  return cal;
+}
+
+std::shared_ptr<const RdpCurve> curve(double q, double mu) {
+  static std::map<CurveKey, std::shared_ptr<const RdpCurve>> memo;
+  {
+    std::lock_guard<std::mutex> lock(memo_mutex);
+    if (auto it = memo.find({q, mu}); it != memo.end()) return it->second;
+  }
+  auto c = std::make_shared<const RdpCurve>(RdpCurve::subsampled_gaussian(q, mu));
+  std::lock_guard<std::mutex> lock(memo_mutex);
+  if (memo.size() > 512) memo.clear();
+  memo.emplace(CurveKey{q, mu}, c);
+  return c;
+}
+
+}  // namespace
 
 Plan plan_budget(const SbdtParams& p, TaskKind task) {
   validate(p);
@@ -18,19 +59,18 @@ Plan plan_budget(const SbdtParams& p, TaskKind task) {
   // + w / sigma^2 (denominator: sensitivity 1 or H, noise sigma (1 or H) / sqrt(2 w)) = 1 / sigma^2;
   // a record reaches one leaf and the structure is data-independent, so one round has the
   // sensitivity of one leaf. T rounds at rate Q, converted at delta (§4.2).
-  plan.regular = calibrate_subsampled_gaussian(p.subsample, 1.0, p.n_trees, plan.eps_leaf, p.delta);
+  plan.regular = calibrate(p.subsample, p.n_trees, plan.eps_leaf, p.delta);
   // §7 F1: with the hessian noise halved the denominator coordinate costs 4 w / sigma^2.
   const double c = plan.half_hessian ? (1 - p.denominator_weight) + 4 * p.denominator_weight : 1.0;
   auto curve_of = [&](const SgmCalibration& cal) {
-    return std::make_shared<const RdpCurve>(c == 1.0 ? cal.per_round
-                                                     : RdpCurve::subsampled_gaussian(p.subsample, c / (cal.sigma * cal.sigma)));
+    return c == 1.0 ? std::make_shared<const RdpCurve>(cal.per_round) : curve(p.subsample, c / (cal.sigma * cal.sigma));
   };
   plan.regular_curve = curve_of(plan.regular);
   if (p.stream && !p.filter && p.extra_trees > 0) {
     // §3.7: without the filter the extra rounds train on the new records only, re-calibrated for
     // extra_trees rounds; parallel composition with the initial population (disjoint by label).
     plan.stream_extra = true;
-    plan.extra = calibrate_subsampled_gaussian(p.subsample, 1.0, p.extra_trees, plan.eps_leaf, p.delta);
+    plan.extra = calibrate(p.subsample, p.extra_trees, plan.eps_leaf, p.delta);
     plan.extra_curve = curve_of(plan.extra);
   }
   return plan;
