@@ -47,7 +47,7 @@ std::vector<AlgorithmInfo> build_table() {
       comprf_algorithms(),          // comprf-c, comprf-i
       diffprivlib_rf_algorithms(),  // diffprivlib-rf (IBM diffprivlib v0.6)
       privatree_algorithms(),       // privatree (the authors' HEAD "fixed" variant), privatree-v2 (arXiv v2 code)
-      s_bdt_algorithms(),           // s-bdt ((epsilon, delta)-DP boosting; s-bdt.md)
+      s_bdt_algorithms(),           // s-bdt ((epsilon, delta)-DP boosting; s-bdt.md), dpboost (§9)
   };
   std::vector<AlgorithmInfo> table;
   for (const auto& family : families)

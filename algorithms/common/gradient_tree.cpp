@@ -33,6 +33,15 @@ void GradientTree::set_children(int32_t node, int32_t left, int32_t right) {
   nodes_[static_cast<std::size_t>(node)].right = right;
 }
 
+void GradientTree::set_child(int32_t node, bool left, int32_t child) {
+  const auto n = static_cast<int32_t>(nodes_.size());
+  require(node >= 0 && node < n && child > node && child < n, "GradientTree::set_child: bad node indices (", node,
+          ", ", child, ") for ", n, " nodes");
+  Node& p = nodes_[static_cast<std::size_t>(node)];
+  require(p.feature >= 0, "GradientTree::set_child: node ", node, " is a leaf");
+  (left ? p.left : p.right) = child;
+}
+
 int32_t GradientTree::leaf_of(const Dataset& data, uint32_t row, Routing r) const {
   std::size_t i = 0;
   while (nodes_[i].feature >= 0) {

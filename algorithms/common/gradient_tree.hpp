@@ -34,6 +34,8 @@ class GradientTree {
   int32_t add_leaf(int depth);
   int32_t add_split(int depth, int32_t feature, bool categorical, double cut);
   void set_children(int32_t node, int32_t left, int32_t right);
+  // One child at a time (a tree grown level by level adds a node's children at different times).
+  void set_child(int32_t node, bool left, int32_t child);
 
   std::size_t n_nodes() const { return nodes_.size(); }
   std::size_t n_leaves() const { return n_leaves_; }

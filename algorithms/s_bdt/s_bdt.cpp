@@ -2,6 +2,7 @@
 
 #include "algorithms/s_bdt/accounting.hpp"
 #include "algorithms/s_bdt/booster.hpp"
+#include "algorithms/s_bdt/dpboost.hpp"
 #include "algorithms/s_bdt/params.hpp"
 
 namespace dpf {
@@ -50,7 +51,9 @@ std::vector<AlgorithmInfo> s_bdt_algorithms() {
     return sbdt::privacy_status(sbdt::sbdt_params().from(v), task);
   };
   a.make = learner_factory<SbdtLearner>(sbdt::sbdt_params());
-  return {a};
+  std::vector<AlgorithmInfo> out{a};
+  for (AlgorithmInfo& d : dpboost_algorithms()) out.push_back(std::move(d));
+  return out;
 }
 
 }  // namespace dpf

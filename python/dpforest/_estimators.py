@@ -223,7 +223,7 @@ class _RegressorBase(RegressorMixin, _DPForestBase):
 
 _TYPES = {"int": int, "number": float, "bool": bool}
 _ACRONYMS = {"rf", "ert", "dp", "df", "rdf", "jpw", "fs", "rgv", "mrf", "brf", "lm", "c", "i", "bdt"}
-_WORDS = {"dipreme": "DiPriMe", "comprf": "CompRF"}
+_WORDS = {"dipreme": "DiPriMe", "comprf": "CompRF", "dpboost": "DPBoost"}
 
 
 def class_name(algorithm, task):

@@ -51,3 +51,12 @@ def test_regressor_maps_back_to_the_target_range():
     assert pred.shape == (300,)
     assert 8 <= pred.min() and pred.max() <= 17
     assert np.corrcoef(pred, y)[0, 1] > 0.5
+
+
+def test_dpboost_classifier_is_pure_epsilon_dp_when_strict(binary_data):
+    X, y = binary_data
+    clf = dpforest.DPBoostClassifier(epsilon=2.0, strict=True, n_trees=5, max_depth=2, bounds=(0, 1), classes=[0, 1],
+                                     random_state=3).fit(X, y)
+    assert clf.privacy_status_ == "epsilon-DP"
+    assert clf.epsilon_spent_ == pytest.approx(2.0)
+    assert clf.predict(X).shape == (200,)

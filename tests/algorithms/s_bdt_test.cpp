@@ -289,3 +289,34 @@ TEST_SUITE("unit") {
     CHECK(small.ledger.epsilon_for(5e-8) == doctest::Approx(0.5).epsilon(1e-6));
   }
 }
+
+TEST_SUITE("unit") {
+  TEST_CASE("dpboost: pure epsilon per tree, trees in parallel (strict) or claimed parallel (as published)") {
+    const Dataset clf = synthetic(300, TaskKind::kClassification, 31);
+    auto strict = fit_registry("dpboost", {{"epsilon", "0.7"}, {"n_trees", "5"}, {"max_depth", "3"}, {"strict", "true"}}, clf);
+    CHECK(strict.ledger.spent() == doctest::Approx(0.7).epsilon(1e-12));
+    CHECK(strict.ledger.spent_conservative() == doctest::Approx(0.7).epsilon(1e-12));
+    CHECK(strict.ledger.certified());
+    CHECK(find_algorithm("dpboost").privacy_status(strict.params, TaskKind::kClassification) == kPureDpLabel);
+    // Per tree: 3 levels x 0.7 / 6 (7 nodes) and 8 leaves x 0.35.
+    CHECK(strict.ledger.n_charges() == 5 * (7 + 8));
+    auto published = fit_registry("dpboost", {{"epsilon", "0.7"}, {"n_trees", "5"}, {"max_depth", "3"}}, clf);
+    CHECK(published.ledger.spent() == doctest::Approx(0.7).epsilon(1e-12));
+    CHECK(published.ledger.spent_conservative() == doctest::Approx(3.5).epsilon(1e-12));
+    CHECK(find_algorithm("dpboost").privacy_status(published.params, TaskKind::kClassification).rfind(
+              "published, not epsilon-DP", 0) == 0);
+  }
+
+  TEST_CASE("dpboost: with negligible noise the splits follow the gain and GLC bounds the leaves") {
+    const Dataset clf = synthetic(600, TaskKind::kClassification, 32);  // y depends on f0 (and f1)
+    auto f = fit_registry("dpboost",
+                          {{"epsilon", "1e7"}, {"n_trees", "4"}, {"max_depth", "1"}, {"strict", "true"},
+                           {"learning_rate", "0.5"}, {"lambda", "1"}},
+                          clf);
+    const auto* m = dynamic_cast<const sbdt::BoostedModel*>(f.model.get());
+    REQUIRE(m != nullptr);
+    CHECK(m->trees[0].node(0).feature == 0);
+    for (std::size_t t = 0; t < m->trees.size(); ++t)
+      for (double v : m->trees[t].leaf_values()) CHECK(std::abs(v) <= 1.0 * std::pow(0.5, t) + 1e-4);
+  }
+}
