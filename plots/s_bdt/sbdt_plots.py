@@ -30,21 +30,21 @@ def published(experiment, metric="auc"):
     return out
 
 
-def draw(result_dir, experiment, stem, title):
+def draw(result_dir, experiment, stem, title, metric="auc", ylabel="test AUC (mean ± sd over folds)"):
     rows = common.load_rows(result_dir)
     for r in rows:
         r["series"] = series_name(r["label"])
-    data = common.series(rows, "auc", "epsilon", label_column="series")
+    data = common.series(rows, metric, "epsilon", label_column="series")
     names = sorted(data)
     fig, ax = common.plt.subplots(figsize=(8, 5))
     common.plot_vs_x(ax, data, names, {}, [])
-    for name, pts in sorted(published(experiment).items()):
+    for name, pts in sorted(published(experiment, metric).items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "x", ms=8, label=f"{name} (paper)")
     ax.set_xscale("log")
     ax.set_xlabel("epsilon (delta = 5e-8)")
-    ax.set_ylabel("test AUC (mean ± sd over folds)")
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="lower right" if metric == "auc" else "upper right")
     common.save(fig, result_dir, stem)
