@@ -20,6 +20,73 @@ std::string fmt(double v) {
   return b;
 }
 
+// §3.2: gradients (and hessians) of the candidates from the current scores, then clipped (§3.4 step 4).
+void compute_gradients(const SbdtParams& p, bool newton, const std::vector<uint32_t>& candidates,
+                       const std::vector<double>& F, const std::vector<double>& y, std::vector<double>& g,
+                       std::vector<double>& h) {
+  for (uint32_t i : candidates) {
+    if (newton) {
+      const double prob = 1.0 / (1.0 + std::exp(-F[i]));
+      g[i] = prob - y[i];
+      h[i] = (y[i] + g[i]) * (1.0 - y[i] - g[i]);  // loss.cpp L104: p (1 - p)
+    } else {
+      g[i] = F[i] - y[i];
+    }
+    g[i] = std::clamp(g[i], -p.gradient_clip, p.gradient_clip);
+  }
+}
+
+// §3.6: the individual Rényi filter's per-record ledger. Regular rounds charge everyone (capped at B);
+// extra rounds admit those whose charge still fits.
+class Filter {
+ public:
+  Filter(const SbdtParams& p, const Plan& plan, std::size_t n) : charges_(p, plan), acc_(n, 0.0) {
+    // The code's tolerance is max_rho + 10e-7 (dp_ensemble.cpp L264); otherwise float rounding only.
+    slack_ = p.filter_table ? 1e-6 : 1e-12 * charges_.budget();
+  }
+  void admit(const std::vector<uint32_t>& candidates, bool regular, const std::vector<double>& g,
+             const std::vector<double>& h, std::vector<uint32_t>& pool) {
+    for (uint32_t i : candidates) {
+      const double r = charges_.rho(g[i], h[i]);
+      if (acc_[i] + r <= charges_.budget() + slack_) {
+        acc_[i] += r;
+        pool.push_back(i);
+      } else if (regular) {
+        acc_[i] = charges_.budget();
+        pool.push_back(i);
+      }
+    }
+  }
+
+ private:
+  FilterCharges charges_;
+  std::vector<double> acc_;
+  double slack_;
+};
+
+// One round's tree on the sampled positions (§3.4 steps 5-7): structure, leaf sums routed with <, noisy
+// leaves, then every training row's score moves by eta f_t(x) routed with <=. Returns the empty leaves.
+std::size_t grow_round(const SbdtParams& p, const Plan& plan, const std::vector<Grid>& grids, const LeafNoise& noise,
+                       int t, const Dataset& data, std::span<const uint32_t> rows, const std::vector<uint32_t>& sample,
+                       const std::vector<double>& g, const std::vector<double>& h, Rng& tree_rng, Rng& noise_rng,
+                       std::vector<double>& F, BoostedModel& M) {
+  GradientTree tree = draw_tree(p, grids, t, tree_rng);
+  std::vector<uint32_t> sample_rows(sample.size());
+  std::vector<double> sg(sample.size()), sh(plan.newton ? sample.size() : 0);
+  for (std::size_t k = 0; k < sample.size(); ++k) {
+    sample_rows[k] = rows[sample[k]];
+    sg[k] = g[sample[k]];
+    if (plan.newton) sh[k] = std::clamp(h[sample[k]], 0.0, p.hessian_clip);  // dp_tree.cpp L657
+  }
+  const LeafSums sums = leaf_sums(tree, data, sample_rows, sg, sh, Routing::kLess);
+  release_leaves(tree, sums, noise, noise_rng);
+  std::size_t empty = 0;
+  for (uint32_t c : sums.count) empty += c == 0;
+  for (std::size_t i = 0; i < F.size(); ++i) F[i] += p.learning_rate * tree.predict(data, rows[i], Routing::kLessEqual);
+  M.trees.push_back(std::move(tree));
+  return empty;
+}
+
 }  // namespace
 
 std::unique_ptr<Model> fit_sbdt(const SbdtParams& p, const Dataset& data, std::span<const uint32_t> rows,
@@ -57,50 +124,21 @@ std::unique_ptr<Model> fit_sbdt(const SbdtParams& p, const Dataset& data, std::s
   Rng init_rng = base.derive("init");
   M.init = initial_score(p, plan, y, initial, clf, init_rng);
 
-  std::vector<double> F(n, M.init), g(n, 0.0), h(n, 0.0), acc;
-  const bool use_filter = p.filter;
-  std::unique_ptr<FilterCharges> charges;
-  if (use_filter) {
-    charges = std::make_unique<FilterCharges>(p, plan);
-    acc.assign(n, 0.0);
-  }
-  // The code's tolerance is max_rho + 10e-7 (dp_ensemble.cpp L264); strict allows float rounding only.
-  const double slack = !use_filter ? 0.0 : p.filter_table ? 1e-6 : 1e-12 * charges->budget();
+  std::vector<double> F(n, M.init), g(n, 0.0), h(n, 0.0);
+  std::unique_ptr<Filter> filter = p.filter ? std::make_unique<Filter>(p, plan, n) : nullptr;
   LeafNoise noise{plan.regular.sigma, p.gradient_clip, p.hessian_clip, p.denominator_weight, p.lambda, p.leaf_clamp,
                   plan.newton, plan.half_hessian, p.cut_off_leaf_denom, p.lambda_mode == LambdaMode::kAdd};
-  std::vector<uint32_t> pool, sample, sample_rows;
-  std::vector<double> sg, sh;
+  std::vector<uint32_t> pool, sample;
   double extra_pool_total = 0.0;
   int extra_run = 0;
-  const int rounds = p.n_trees + p.extra_trees;
-  for (int t = 0; t < rounds; ++t) {
+  for (int t = 0; t < p.n_trees + p.extra_trees; ++t) {
     const bool regular = t < p.n_trees;
     if (!regular && plan.stream_extra) noise.sigma = plan.extra.sigma;
-    const std::vector<uint32_t>& candidates = regular ? initial : (use_filter ? all : novel);
-    // §3.2: gradients (and hessians) from the current model, then clipped (§3.4 step 4).
-    for (uint32_t i : candidates) {
-      if (plan.newton) {
-        const double prob = 1.0 / (1.0 + std::exp(-F[i]));
-        g[i] = prob - y[i];
-        h[i] = (y[i] + g[i]) * (1.0 - y[i] - g[i]);  // loss.cpp L104: p (1 - p)
-      } else {
-        g[i] = F[i] - y[i];
-      }
-      g[i] = std::clamp(g[i], -p.gradient_clip, p.gradient_clip);
-    }
+    const std::vector<uint32_t>& candidates = regular ? initial : (filter ? all : novel);
+    compute_gradients(p, plan.newton, candidates, F, y, g, h);
     pool.clear();
-    if (use_filter) {
-      // §3.6: regular rounds charge everyone (capped at B); extra rounds keep those with budget left.
-      for (uint32_t i : candidates) {
-        const double r = charges->rho(g[i], h[i]);
-        if (acc[i] + r <= charges->budget() + slack) {
-          acc[i] += r;
-          pool.push_back(i);
-        } else if (regular) {
-          acc[i] = charges->budget();
-          pool.push_back(i);
-        }
-      }
+    if (filter) {
+      filter->admit(candidates, regular, g, h, pool);
       if (!regular) {
         if (pool.empty()) break;  // dp_ensemble.cpp L304-306: nobody has budget left
         extra_pool_total += static_cast<double>(pool.size());
@@ -112,23 +150,7 @@ std::unique_ptr<Model> fit_sbdt(const SbdtParams& p, const Dataset& data, std::s
     Rng round_rng = base.derive(static_cast<uint64_t>(t));
     Rng sample_rng = round_rng.derive("sample"), tree_rng = round_rng.derive("structure"), noise_rng = round_rng.derive("noise");
     poisson_sample(pool, p.subsample, sample_rng, sample);
-    GradientTree tree = draw_tree(p, grids, t, tree_rng);
-    sample_rows.resize(sample.size());
-    sg.resize(sample.size());
-    sh.resize(plan.newton ? sample.size() : 0);
-    for (std::size_t k = 0; k < sample.size(); ++k) {
-      sample_rows[k] = rows[sample[k]];
-      sg[k] = g[sample[k]];
-      if (plan.newton) sh[k] = std::clamp(h[sample[k]], 0.0, p.hessian_clip);  // dp_tree.cpp L657
-    }
-    const LeafSums sums = leaf_sums(tree, data, sample_rows, sg, sh, Routing::kLess);
-    release_leaves(tree, sums, noise, noise_rng);
-    std::size_t empty = 0;
-    for (uint32_t c : sums.count) empty += c == 0;
-    // §3.4 step 7 / §3.5: every training row's score moves by eta f_t(x), routed with <=.
-    for (std::size_t i = 0; i < n; ++i) F[i] += p.learning_rate * tree.predict(data, rows[i], Routing::kLessEqual);
-    M.trees.push_back(std::move(tree));
-    M.empty_leaves.push_back(empty);
+    M.empty_leaves.push_back(grow_round(p, plan, grids, noise, t, data, rows, sample, g, h, tree_rng, noise_rng, F, M));
   }
 
   charge(ctx.ledger, p, plan);

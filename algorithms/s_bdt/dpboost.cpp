@@ -69,6 +69,9 @@ class DpboostLearner : public Learner {
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override;
 
  private:
+  std::vector<uint32_t> select_rows(int t, bool clf, const std::vector<int>& tree_of, double share,
+                                    const std::vector<double>& F, const std::vector<double>& y, std::vector<char>& used,
+                                    std::vector<double>& g, Rng& rng) const;
   DpboostParams p_;
 };
 
@@ -78,6 +81,31 @@ std::vector<double> shares(double eta, int T) {
   const double norm = 1.0 - std::pow(1.0 - eta, T);
   for (int t = 0; t < T; ++t) s[static_cast<std::size_t>(t)] = eta * std::pow(1.0 - eta, t) / norm;
   return s;
+}
+
+// Tree t's rows (positions), with their gradients in g: strict, the rows assigned to t up front; as
+// published, floor(n share_t) rows drawn from the unused pool (then marked used). Gradients come from the
+// current model: logistic p - y (classification) or F - y (squared loss).
+std::vector<uint32_t> DpboostLearner::select_rows(int t, bool clf, const std::vector<int>& tree_of, double share,
+                                                  const std::vector<double>& F, const std::vector<double>& y,
+                                                  std::vector<char>& used, std::vector<double>& g, Rng& rng) const {
+  const std::size_t n = F.size();
+  std::vector<uint32_t> kept;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (p_.strict ? tree_of[i] != t : used[i] != 0) continue;
+    g[i] = (clf ? 1.0 / (1.0 + std::exp(-F[i])) : F[i]) - y[i];
+    // GDF (Algorithm 2 line 9): rows with |g| > g* are left out; without GDF they are clipped.
+    if (p_.gradient_filtering && std::abs(g[i]) > p_.gradient_clip) continue;
+    g[i] = std::clamp(g[i], -p_.gradient_clip, p_.gradient_clip);
+    kept.push_back(i);
+  }
+  if (p_.strict) return kept;
+  // The published draw: floor(n share_t) of the kept rows, uniformly without replacement.
+  const auto want = static_cast<std::size_t>(std::floor(static_cast<double>(n) * share));
+  for (std::size_t k = 0; k < std::min(want, kept.size()); ++k) std::swap(kept[k], kept[k + rng.below(kept.size() - k)]);
+  if (kept.size() > want) kept.resize(want);
+  for (uint32_t i : kept) used[i] = 1;
+  return kept;
 }
 
 std::unique_ptr<Model> DpboostLearner::fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const {
@@ -126,30 +154,11 @@ std::unique_ptr<Model> DpboostLearner::fit(const Dataset& data, std::span<const 
   M.y_hi = target.hi;
   const PrivacyLedger::ScopeId fit = ctx.ledger.open_scope(
       PrivacyLedger::kRoot, p_.strict ? Composition::kParallel : Composition::kClaimedParallel, "dpboost trees");
-  std::vector<uint32_t> pos, tree_rows;
+  std::vector<uint32_t> tree_rows;
   std::vector<double> tree_g;
   for (int t = 0; t < p_.n_trees; ++t) {
     Rng rng = base.derive(static_cast<uint64_t>(t));
-    pos.clear();
-    for (uint32_t i = 0; i < n; ++i)
-      if (p_.strict ? tree_of[i] == t : !used[i]) pos.push_back(i);
-    // Gradients from the current model: logistic p - y (classification) or F - y (squared loss).
-    for (uint32_t i : pos) g[i] = (clf ? 1.0 / (1.0 + std::exp(-F[i])) : F[i]) - y[i];
-    // GDF (Algorithm 2 line 9): rows with |g| > g* are left out; without GDF they are clipped.
-    std::vector<uint32_t> kept;
-    for (uint32_t i : pos) {
-      if (p_.gradient_filtering && std::abs(g[i]) > p_.gradient_clip) continue;
-      g[i] = std::clamp(g[i], -p_.gradient_clip, p_.gradient_clip);
-      kept.push_back(i);
-    }
-    if (!p_.strict) {
-      // The published draw: floor(n share_t) of the kept rows, uniformly without replacement.
-      const auto want = static_cast<std::size_t>(std::floor(static_cast<double>(n) * share[static_cast<std::size_t>(t)]));
-      for (std::size_t k = 0; k < std::min(want, kept.size()); ++k)
-        std::swap(kept[k], kept[k + rng.below(kept.size() - k)]);
-      if (kept.size() > want) kept.resize(want);
-      for (uint32_t i : kept) used[i] = 1;
-    }
+    const std::vector<uint32_t> kept = select_rows(t, clf, tree_of, share[static_cast<std::size_t>(t)], F, y, used, g, rng);
     tree_rows.resize(kept.size());
     tree_g.resize(kept.size());
     for (std::size_t k = 0; k < kept.size(); ++k) {

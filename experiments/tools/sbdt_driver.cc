@@ -50,33 +50,27 @@ double rank_auc(const std::vector<double>& y, const std::vector<double>& p) {
   return (rank_sum - pos * (pos + 1) / 2) / (pos * neg);
 }
 
-}  // namespace
+using Settings = std::map<std::string, double>;
 
-int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: %s FOLDS REPEATS key=value...\n", argv[0]);
-    return 2;
-  }
-  const int folds = std::atoi(argv[1]), repeats = std::atoi(argv[2]);
-  std::map<std::string, double> kv{{"eps", 0.5}, {"T", 200},  {"depth", 6},   {"Q", 1},      {"w", 0.04},
-                                   {"G", 0.8},   {"H", 0.1},  {"lambda", 5},  {"eta", 0.1},  {"isc", 1},
-                                   {"newton", 1}, {"filter", 0}, {"extra", 0}, {"stream", 0}, {"border_hi", 100},
-                                   {"seed", 1}};
+// key=value arguments over the defaults; false on an unknown key.
+bool parse(int argc, char** argv, Settings& kv) {
+  kv = {{"eps", 0.5},   {"T", 200},     {"depth", 6},  {"Q", 1},       {"w", 0.04},   {"G", 0.8},
+        {"H", 0.1},     {"lambda", 5},  {"eta", 0.1},  {"isc", 1},     {"newton", 1}, {"filter", 0},
+        {"extra", 0},   {"stream", 0},  {"border_hi", 100}, {"seed", 1}};
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
     const std::size_t eq = a.find('=');
     if (eq == std::string::npos || !kv.count(a.substr(0, eq))) {
       std::fprintf(stderr, "unknown argument %s\n", a.c_str());
-      return 2;
+      return false;
     }
     kv[a.substr(0, eq)] = std::atof(a.c_str() + eq + 1);
   }
-  setup_logging(static_cast<unsigned int>(spdlog::level::err));
-  std::srand(static_cast<unsigned>(kv["seed"]));
-  std::vector<ModelParams> parameters(1);
-  DataSet* data = Parser::get_adult(parameters, 50000, false);
-  ModelParams p = parameters[0];
-  // rerun.cpp L274-320 (the published IID and stream runs)
+  return true;
+}
+
+// rerun.cpp L274-320 (the published IID and stream runs) on top of the parser's dataset settings.
+void configure(ModelParams& p, Settings& kv) {
   p.cyclical_feature_interactions = true;
   p.newton_boosting = kv["newton"] != 0;
   p.ignore_split_constraints = kv["isc"] != 0;
@@ -116,30 +110,52 @@ int main(int argc, char** argv) {
   p.pf_l2_threshold = p.l2_threshold;
   p.pf_hess_l2_threshold = p.hess_l2_threshold;
   p.pf_subsampling_ratio_factor = 1.0;
+}
+
+// One fold: train, predict, score; prints one JSON line.
+void run_fold(const ModelParams& p, TrainTestSplit* s, int repeat, std::size_t fold) {
+  ModelParams run = p;
+  if (run.scale_y) s->train.scale_y(run, -1, 1);
+  DPEnsemble ensemble(&run);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
+  ensemble.train(&s->train);
+  const double cpu_s = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  const double fit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::vector<double> pred = ensemble.predict(s->test.X);
+  for (double& v : pred) v = 1.0 / (1.0 + std::exp(-v));  // rerun.cpp L413-415
+  const double auc = run.task->compute_score(s->test.y, pred, AUC);
+  const double acc = run.task->compute_score(s->test.y, pred, UNTUNED_ACC) / 100.0;
+  std::printf(
+      "{\"repeat\": %d, \"fold\": %zu, \"auc_authors\": %.6f, \"auc_rank\": %.6f, \"accuracy\": %.6f, "
+      "\"fit_seconds\": %.4f, \"cpu_seconds\": %.4f, \"sigma\": %.6g, \"alpha\": %.0f, \"real_eps\": %.6g, "
+      "\"n_train\": %d}\n",
+      repeat, fold, auc, rank_auc(s->test.y, pred), acc, fit_s, cpu_s, ensemble.leaf_sigma, ensemble.alpha,
+      ensemble.real_eps, s->train.length);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings kv;
+  if (argc < 3 || !parse(argc, argv, kv)) {
+    std::fprintf(stderr, "usage: %s FOLDS REPEATS key=value...\n", argv[0]);
+    return 2;
+  }
+  const int folds = std::atoi(argv[1]), repeats = std::atoi(argv[2]);
+  setup_logging(static_cast<unsigned int>(spdlog::level::err));
+  std::srand(static_cast<unsigned>(kv["seed"]));
+  std::vector<ModelParams> parameters(1);
+  DataSet* data = Parser::get_adult(parameters, 50000, false);
+  ModelParams p = parameters[0];
+  configure(p, kv);
   for (int r = 0; r < repeats; ++r) {
     data->shuffle_dataset();
     std::vector<TrainTestSplit*> splits = create_cross_validation_inputs(data, folds);
     for (std::size_t f = 0; f < splits.size(); ++f) {
-      TrainTestSplit* s = splits[f];
-      if (p.scale_y) s->train.scale_y(p, -1, 1);
-      ModelParams run = p;
-      DPEnsemble ensemble(&run);
-      const auto t0 = std::chrono::steady_clock::now();
-      const std::clock_t c0 = std::clock();
-      ensemble.train(&s->train);
-      const double cpu_s = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
-      const double fit_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::vector<double> pred = ensemble.predict(s->test.X);
-      for (double& v : pred) v = 1.0 / (1.0 + std::exp(-v));  // rerun.cpp L413-415
-      const double auc = run.task->compute_score(s->test.y, pred, AUC);
-      const double acc = run.task->compute_score(s->test.y, pred, UNTUNED_ACC) / 100.0;
-      std::printf(
-          "{\"repeat\": %d, \"fold\": %zu, \"auc_authors\": %.6f, \"auc_rank\": %.6f, \"accuracy\": %.6f, "
-          "\"fit_seconds\": %.4f, \"cpu_seconds\": %.4f, \"sigma\": %.6g, \"alpha\": %.0f, \"real_eps\": %.6g, \"n_train\": %d}\n",
-          r, f, auc, rank_auc(s->test.y, pred), acc, fit_s, cpu_s, ensemble.leaf_sigma, ensemble.alpha, ensemble.real_eps,
-          s->train.length);
-      std::fflush(stdout);
-      delete s;
+      run_fold(p, splits[f], r, f);
+      delete splits[f];
     }
   }
   delete data;
