@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/privacy/gdp.hpp"
+#include "core/privacy/rdp.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -23,14 +24,14 @@ const char* kind_name(Composition k) {
 }
 }  // namespace
 
-PrivacyLedger::PrivacyLedger(Composition root) { scopes_.push_back(Scope{-1, root, "root", 0.0, 0.0, 0.0, 0.0, 0.0, {}, 0.0}); }
+PrivacyLedger::PrivacyLedger(Composition root) { scopes_.push_back(Scope{-1, root, "root", 0.0, 0.0, 0.0, 0.0, 0.0, {}, {}, 0.0}); }
 
 PrivacyLedger::ScopeId PrivacyLedger::open_scope(ScopeId parent, Composition kind, std::string label) {
   if (parent < 0 || static_cast<std::size_t>(parent) >= scopes_.size())
     fail("PrivacyLedger::open_scope: parent scope ", parent, " does not exist (", scopes_.size(),
          " scopes open); open scopes with ids returned by open_scope or kRoot");
   const auto id = static_cast<ScopeId>(scopes_.size());
-  scopes_.push_back(Scope{parent, kind, std::move(label), 0.0, 0.0, 0.0, 0.0, 0.0, {}, 0.0});
+  scopes_.push_back(Scope{parent, kind, std::move(label), 0.0, 0.0, 0.0, 0.0, 0.0, {}, {}, 0.0});
   scopes_[static_cast<std::size_t>(parent)].children.push_back(id);
   return id;
 }
@@ -97,6 +98,21 @@ void PrivacyLedger::charge_gdp(ScopeId scope, const char* mechanism, double mu, 
   count_charge(name, certified).mu2 += mu * mu;
 }
 
+void PrivacyLedger::charge_rdp(ScopeId scope, const char* mechanism, std::shared_ptr<const RdpCurve> curve,
+                               double sensitivity, bool certified) {
+  const char* name = mechanism != nullptr ? mechanism : "(unnamed)";
+  Scope& sc = charge_target(scope, "charge_rdp", name, {{"sensitivity", sensitivity}});
+  if (!curve) fail("PrivacyLedger::charge_rdp(", name, "): the RDP curve is null");
+  auto it = std::find(curves_.begin(), curves_.end(), curve);
+  const auto index = static_cast<int32_t>(it - curves_.begin());
+  if (it == curves_.end()) curves_.push_back(std::move(curve));
+  auto own = std::find_if(sc.own_rdp.begin(), sc.own_rdp.end(), [&](const auto& e) { return e.first == index; });
+  if (own == sc.own_rdp.end()) sc.own_rdp.emplace_back(index, 1.0);
+  else own->second += 1.0;
+  ++n_rdp_;
+  count_charge(name, certified).rdp = true;
+}
+
 PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
   // Few mechanism kinds per fit: a linear scan, with the most recent kind checked first, beats a map.
   if (last_tally_ < tallies_.size() && tallies_[last_tally_].mechanism == name) return tallies_[last_tally_];
@@ -106,7 +122,7 @@ PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
       return tallies_[i];
     }
   }
-  tallies_.push_back(Tally{name, 0, 0.0, 0.0, 0.0, true, 0.0});
+  tallies_.push_back(Tally{name, 0, 0.0, 0.0, 0.0, true, 0.0, false});
   last_tally_ = tallies_.size() - 1;
   return tallies_.back();
 }
@@ -114,10 +130,18 @@ PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
 void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
   check_scope(parent, "absorb");
   const auto offset = static_cast<ScopeId>(scopes_.size());
+  // The other ledger's curves, re-indexed into ours (shared ones once).
+  std::vector<int32_t> curve_index;
+  for (const auto& c : other.curves_) {
+    auto it = std::find(curves_.begin(), curves_.end(), c);
+    curve_index.push_back(static_cast<int32_t>(it - curves_.begin()));
+    if (it == curves_.end()) curves_.push_back(c);
+  }
   for (const Scope& sc : other.scopes_) {
     Scope copy = sc;
     copy.parent = sc.parent < 0 ? parent : sc.parent + offset;
     for (ScopeId& c : copy.children) c += offset;
+    for (auto& e : copy.own_rdp) e.first = curve_index[static_cast<std::size_t>(e.first)];
     scopes_.push_back(std::move(copy));
   }
   scopes_[static_cast<std::size_t>(parent)].children.push_back(offset);
@@ -132,12 +156,14 @@ void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
       it->delta += t.delta;
       it->mu2 += t.mu2;
       it->certified = it->certified && t.certified;
+      it->rdp = it->rdp || t.rdp;
     }
   }
   n_charges_ += other.n_charges_;
   n_zcdp_ += other.n_zcdp_;
   n_approx_ += other.n_approx_;
   n_gdp_ += other.n_gdp_;
+  n_rdp_ += other.n_rdp_;
   certified_ = certified_ && other.certified_;
 }
 
@@ -167,12 +193,14 @@ double PrivacyLedger::compose_rho(ScopeId s, bool conservative, bool with_pure) 
   });
 }
 
-// Renyi divergence bound of order alpha: own pure charges min(E, alpha S), own zCDP alpha rho.
+// Renyi divergence bound of order alpha: own pure charges min(E, alpha S), own zCDP alpha rho, own
+// RDP charges their curves at alpha (times their multiplicity).
 double PrivacyLedger::compose_rdp(ScopeId s, bool conservative, double alpha) const {
-  return walk(s, conservative,
-              [alpha](const Scope& sc) {
-                return std::min(sc.own, alpha * sc.own_sq) + alpha * (sc.own_rho + 0.5 * sc.own_mu2);
-              });
+  return walk(s, conservative, [this, alpha](const Scope& sc) {
+    double r = std::min(sc.own, alpha * sc.own_sq) + alpha * (sc.own_rho + 0.5 * sc.own_mu2);
+    for (const auto& [c, m] : sc.own_rdp) r += m * curves_[static_cast<std::size_t>(c)]->at_real(alpha);
+    return r;
+  });
 }
 
 double PrivacyLedger::compose_approx(ScopeId s, bool conservative, bool delta) const {
@@ -222,13 +250,14 @@ double PrivacyLedger::epsilon_for(double delta, bool conservative) const {
   if (!(delta >= da) || !(delta < 1.0))
     fail("PrivacyLedger::epsilon_for: the ledger's approximate-DP charges already spend delta ", da,
          ", so delta must be in [", da, ", 1), got ", delta);
-  if (n_zcdp_ + n_gdp_ > 0 && !(delta > da))
+  if ((n_zcdp_ + n_gdp_ > 0 || n_rdp_ > 0) && !(delta > da))
     fail("PrivacyLedger::epsilon_for: the ledger holds ", n_zcdp_, " zCDP charges and approximate-DP charges of delta ",
          da, ", so delta must exceed ", da, ", got ", delta);
   return ea + epsilon_without_approx(delta - da, conservative);
 }
 
 double PrivacyLedger::epsilon_without_approx(double delta, bool conservative) const {
+  if (n_rdp_ > 0) return epsilon_with_rdp(delta, conservative);
   if (n_zcdp_ == 0 && n_gdp_ == 0) return conservative ? spent_conservative() : spent();
   if (!(delta > 0.0) || !(delta < 1.0))
     fail("PrivacyLedger::epsilon_for: the ledger holds ", n_zcdp_ + n_gdp_,
@@ -237,6 +266,19 @@ double PrivacyLedger::epsilon_without_approx(double delta, bool conservative) co
   if (n_zcdp_ == 0 && n_charges_ == n_gdp_ + n_approx_) return gdp_epsilon(mu_spent(kRoot, conservative), delta);
   const double rdp = rdp_to_epsilon([&](double alpha) { return compose_rdp(kRoot, conservative, alpha); }, delta);
   return std::min(rdp, zcdp_to_epsilon(rho_equivalent(kRoot, conservative), delta));
+}
+
+// Route (a) of epsilon_for over real orders, and the full integer scan of rdp_best_epsilon (exact for
+// curves known at integer orders only). rho_equivalent() has no place for RDP curves, so route (b) of
+// epsilon_for is not used here.
+double PrivacyLedger::epsilon_with_rdp(double delta, bool conservative) const {
+  if (!(delta > 0.0) || !(delta < 1.0))
+    fail("PrivacyLedger::epsilon_for: the ledger holds ", n_rdp_, " Renyi-DP charges, so delta must be in (0, 1), got ",
+         delta);
+  const double real = rdp_to_epsilon([&](double alpha) { return compose_rdp(kRoot, conservative, alpha); }, delta);
+  const RdpEpsilon integer =
+      rdp_best_epsilon([&](int alpha) { return compose_rdp(kRoot, conservative, static_cast<double>(alpha)); }, delta);
+  return std::min(real, integer.epsilon);
 }
 
 double PrivacyLedger::spent(ScopeId scope) const {
@@ -261,6 +303,9 @@ void PrivacyLedger::check_within(double requested, const std::string& who) const
   if (n_gdp_ > 0)
     fail(who, ": the ledger holds ", n_gdp_, " GDP charges (mu ", mu_spent(),
          "), which a pure-epsilon budget cannot cover; check with check_within(epsilon, delta, who)");
+  if (n_rdp_ > 0)
+    fail(who, ": the ledger holds ", n_rdp_,
+         " Renyi-DP charges, which a pure-epsilon budget cannot cover; check with check_within(epsilon, delta, who)");
   const double used = spent();
   if (used > requested * (1.0 + 1e-9)) {
     std::ostringstream os;
@@ -274,7 +319,7 @@ void PrivacyLedger::check_within(double requested, const std::string& who) const
 }
 
 void PrivacyLedger::check_within(double epsilon, double delta, const std::string& who) const {
-  if (n_zcdp_ == 0 && n_approx_ == 0 && n_gdp_ == 0) {
+  if (n_zcdp_ == 0 && n_approx_ == 0 && n_gdp_ == 0 && n_rdp_ == 0) {
     check_within(epsilon, who);
     return;
   }
@@ -307,10 +352,11 @@ std::string PrivacyLedger::summary() const {
   os.precision(10);
   for (const Tally& t : tallies_) {
     os << t.mechanism << ": calls=" << t.calls;
-    if (t.epsilon > 0.0 || (t.rho == 0.0 && t.mu2 == 0.0)) os << " epsilon=" << t.epsilon;
+    if (t.epsilon > 0.0 || (t.rho == 0.0 && t.mu2 == 0.0 && !t.rdp)) os << " epsilon=" << t.epsilon;
     if (t.rho > 0.0) os << " rho=" << t.rho;
     if (t.mu2 > 0.0) os << " mu=" << std::sqrt(t.mu2);
     if (t.delta > 0.0) os << " delta=" << t.delta;
+    if (t.rdp) os << " renyi";
     if (!t.certified) os << " (uncertified)";
     os << '\n';
   }
@@ -327,6 +373,7 @@ std::string PrivacyLedger::describe_scope(ScopeId s) const {
      << " conservative=" << compose(s, true);
   if (n_zcdp_ > 0) os << " own_rho=" << sc.own_rho << " rho=" << compose_rho(s, false, false);
   if (n_gdp_ > 0) os << " own_mu=" << std::sqrt(sc.own_mu2) << " mu=" << mu_spent(s);
+  if (n_rdp_ > 0) os << " own_rdp_curves=" << sc.own_rdp.size();
   if (n_approx_ > 0)
     os << " approx=(" << compose_approx(s, false, false) << ", " << compose_approx(s, false, true) << ")";
   return os.str();
