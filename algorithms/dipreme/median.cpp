@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/privacy/exact.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
@@ -27,32 +28,28 @@ void intervals(std::span<const double> sorted, double lo, double hi, std::vector
     scores[j] = -std::fabs(2.0 * static_cast<double>(j) - static_cast<double>(m));
 }
 
-// Rejection rounds of numeric_median_em before it falls back to the full EM (never reached in
-// practice: a round is rejected only inside a tail's bound, whose mass is tiny).
-constexpr int kMaxRounds = 64;
-
 }  // namespace
 
 double numeric_median_em(Rng& rng, std::span<double> v, double lo, double hi, double epsilon, std::size_t window) {
   const std::size_t m = v.size();
   if (!(hi > lo)) return lo;  // degenerate domain: every interval has length 0 (dipreme.md §2.5a)
   for (double& x : v) x = std::clamp(x, lo, hi);  // monotone: sorting then clamping is the same
-  thread_local std::vector<double> breaks, scores, pw;
+  thread_local std::vector<double> breaks, scores;
   // [ICML] §3 / Alg. 1: EM with base measure μ = interval length, score -|#left - #right| = -|2j - M|
-  // for interval j = [x_(j), x_(j+1)] (x_(0) = lo, x_(M+1) = hi), Δ = 1. The log-space mechanism of
-  // core/privacy handles what the fast path below does not: ε = ∞, and ε so large that e^-ε underflows.
+  // for interval j = [x_(j), x_(j+1)] (x_(0) = lo, x_(M+1) = hi), Δ = 1, on the public threshold grid
+  // (mechanisms.hpp). The general mechanism of core/privacy handles what the windowed path below
+  // does not: ε = ∞, and a window whose intervals hold no grid point.
   auto full_em = [&]() {
     std::sort(v.begin(), v.end());
     intervals(v, lo, hi, breaks, scores);
     return interval_exponential_mechanism(rng, breaks, scores, epsilon, 1.0).value;
   };
-  if (!std::isfinite(epsilon) || !(epsilon > 0) || epsilon > 60) return full_em();
+  if (!std::isfinite(epsilon) || !(epsilon > 0)) return full_em();
   if (window == 0) window = static_cast<std::size_t>(std::min(1e9, std::ceil(20.0 / epsilon))) + 8;
-  // The weight len_j exp(-(ε/2)|2j - M|) relative to the best score is len_j r^dist(j), r = e^-ε,
-  // dist(j) = the number of positions j lies away from the median position(s) floor(M/2)..ceil(M/2).
+  // The score -|2j - M| falls by 2 per position away from the median position(s) half..upper.
   const std::size_t half = m / 2, upper = m - half;
-  auto dist = [&](std::size_t j) { return j <= half ? half - j : (j >= upper ? j - upper : 0); };
-  // Window jl..jr around the median; beyond it the tails stay unsorted (selection, O(M)).
+  // Window jl..jr around the median; beyond it the tails stay unsorted (selection, O(M)). Both tails,
+  // when present, lie more than `window` positions away, further than every window interval.
   const std::size_t jl = half > window ? half - window : 0;
   const std::size_t jr = std::min(m, upper + window);
   const bool tails = jl > 0 || jr < m;
@@ -68,67 +65,96 @@ double numeric_median_em(Rng& rng, std::span<double> v, double lo, double hi, do
     }
   }
   auto brk = [&](std::size_t j) { return j == 0 ? lo : (j == m + 1 ? hi : v[j - 1]); };
-  const double r = std::exp(-epsilon);
-  const std::size_t max_dist = std::max(dist(jl), dist(jr)) + 1;
-  pw.resize(max_dist + 1);
-  pw[0] = 1.0;
-  for (std::size_t k = 1; k <= max_dist; ++k) pw[k] = pw[k - 1] * r;
-  std::vector<double>& w = scores;  // window weights
-  w.resize(jr - jl + 1);
-  double wsum = 0.0;
-  for (std::size_t j = jl; j <= jr; ++j) wsum += (w[j - jl] = (brk(j + 1) - brk(j)) * pw[dist(j)]);
-  // Tail bounds: every left-tail interval is at least dist(jl - 1) away, every right one dist(jr + 1),
-  // and a tail's lengths add up to its span. The 1 + 1e-9 keeps a bound above the exact tail mass
-  // whatever the rounding (a looser bound only costs rejections, never exactness).
-  const double bound_left = jl > 0 ? (brk(jl) - lo) * pw[dist(jl - 1)] * (1 + 1e-9) : 0.0;
-  const double bound_right = jr < m ? (hi - brk(jr + 1)) * pw[dist(jr + 1)] * (1 + 1e-9) : 0.0;
-  const double total = wsum + bound_left + bound_right;
-  // Mass so small that underflow could matter (lengths near 1e-250, or only empty intervals near the
-  // median with e^-ε tiny): the log-space mechanism.
-  if (!(total > 1e-250) || !std::isfinite(total)) return full_em();
-  // A tail's exact intervals, walked outwards from the window, entered with u uniform on [0, bound):
-  // accepted iff u falls under the exact cumulative mass (probability exact / bound), then
-  // interval j w.p. ∝ its weight.
-  auto tail = [&](bool left, double u, double& out) {
-    double g = pw[dist(left ? jl - 1 : jr + 1)], acc = 0.0;
-    for (std::size_t k = 0, n = left ? jl : m - jr; k < n; ++k, g *= r) {
-      const std::size_t j = left ? jl - 1 - k : jr + 1 + k;
-      acc += (brk(j + 1) - brk(j)) * g;
-      if (u < acc) {
-        out = rng.uniform(brk(j), brk(j + 1));
-        return true;
-      }
-    }
-    return false;
+  // The grid: interval j holds the grid points (x_(j), x_(j+1)], interval 0 also lo (exactly as
+  // interval_exponential_mechanism assigns them).
+  const double r = threshold_grid(lo, hi), inv_r = 1.0 / r;  // powers of two: x * inv_r is exact
+  const auto g_lo = static_cast<int64_t>(std::ceil(lo / r)), g_hi = static_cast<int64_t>(std::floor(hi / r));
+  if (g_hi < g_lo) return lo;
+  auto gfloor = [&](double x) {  // floor(x / r) clamped to [g_lo - 1, g_hi]; |x / r| < 2^53
+    const double q = x * inv_r;
+    const auto t = static_cast<int64_t>(q);
+    return std::clamp(t - static_cast<int64_t>(static_cast<double>(t) > q), g_lo - 1, g_hi);
   };
+  // Entries: the window intervals (grid point counts and the grid index before each), then the left
+  // and the right tail as one entry each, weighted by their grid points and by the largest weight
+  // among their intervals (the one nearest the window).
+  const std::size_t nw = jr - jl + 1;
+  thread_local std::vector<uint64_t> cnt, gap;
+  thread_local std::vector<int64_t> before, env;
+  thread_local std::vector<u128> prefix;
+  cnt.assign(nw + 2, 0);
+  gap.assign(nw + 2, 0);
+  before.resize(nw);
+  env.assign(nw + 2, 0);
+  prefix.resize(nw + 2);
+  // |2j - M|: the score -|2j - M| is an integer, so its grid units are |2j - M| units(1).
+  auto score_abs = [&](std::size_t j) { return static_cast<uint64_t>(2 * j >= m ? 2 * j - m : m - 2 * j); };
+  uint64_t best_abs = std::numeric_limits<uint64_t>::max();
+  int64_t prev = jl == 0 ? g_lo - 1 : gfloor(brk(jl));
+  for (std::size_t e = 0; e < nw; ++e) {
+    const std::size_t j = jl + e;
+    const int64_t end = j == m ? g_hi : gfloor(brk(j + 1));
+    before[e] = prev;
+    cnt[e] = static_cast<uint64_t>(std::max<int64_t>(end - prev, 0));
+    prev = std::max(prev, end);
+    if (cnt[e] > 0) best_abs = std::min(best_abs, score_abs(j));
+  }
+  if (best_abs == std::numeric_limits<uint64_t>::max()) return full_em();
+  // Exact exponents c (best - score_j) on the score grid (core/privacy/exact.hpp), the best taken over
+  // the window intervals that hold a grid point: the same as over every such interval.
+  const SelectionScale sc(epsilon, 1.0);
+  const auto unit = static_cast<uint64_t>(sc.units(1.0, "dipreme median"));
+  (void)sc.units(static_cast<double>(m), "dipreme median");  // checks that every score is in range
+  auto gap_of = [&](std::size_t j) { return (score_abs(j) - best_abs) * unit; };
+  for (std::size_t e = 0; e < nw; ++e) gap[e] = gap_of(jl + e);
+  if (jl > 0) {
+    cnt[nw] = static_cast<uint64_t>(std::max<int64_t>(gfloor(brk(jl)) - g_lo + 1, 0));
+    gap[nw] = gap_of(jl - 1);
+  }
+  if (jr < m) {
+    cnt[nw + 1] = static_cast<uint64_t>(std::max<int64_t>(g_hi - gfloor(brk(jr + 1)), 0));
+    gap[nw + 1] = gap_of(jr + 1);
+  }
+  // Rejection from the dyadic envelope cnt_e 2^-k_e (as exact_weighted_draw): a proposal is a uniform
+  // grid point of entry e, kept with Bernoulli(exp(-x_j) 2^k_e) for its own interval j (x_j >= x_e in
+  // a tail, so k_e <= K(x_j)). A kept point has probability ∝ exp(-x_j): the EM over grid points.
+  int64_t kmin = std::numeric_limits<int64_t>::max();
+  for (std::size_t e = 0; e < nw + 2; ++e)
+    if (cnt[e] > 0) kmin = std::min(kmin, env[e] = sc.envelope(gap[e]));
+  constexpr int64_t kSpan = 60;
+  auto k_env = [&](std::size_t e) { return std::min(env[e], kmin + kSpan); };
+  u128 total = 0;
+  for (std::size_t e = 0; e < nw + 2; ++e) {
+    if (cnt[e] > 0) total += static_cast<u128>(cnt[e]) << (kmin + kSpan - k_env(e));
+    prefix[e] = total;
+  }
   bool left_sorted = false, right_sorted = false;
-  for (int round = 0; round < kMaxRounds; ++round) {
-    double u = rng.uniform() * total;
-    if (u < wsum) {
-      double acc = 0.0;
-      std::size_t pick = jl;
-      for (std::size_t j = jl; j <= jr; ++j) {
-        if (w[j - jl] <= 0.0) continue;
-        acc += w[j - jl];
-        pick = j;
-        if (u < acc) break;
-      }
-      return rng.uniform(brk(pick), brk(pick + 1));
+  for (;;) {
+    const u128 u = uniform_below128(rng, total);
+    const auto e = static_cast<std::size_t>(std::upper_bound(prefix.begin(), prefix.end(), u) - prefix.begin());
+    const auto off = static_cast<int64_t>((u - (e == 0 ? 0 : prefix[e - 1])) >> (kmin + kSpan - k_env(e)));
+    if (e < nw) {
+      if (bernoulli_exp_scaled(rng, sc.weight(gap[e]), k_env(e))) return static_cast<double>(before[e] + 1 + off) * r;
+      continue;
     }
-    u -= wsum;
-    double out = lo;
-    if (u < bound_left) {
+    // A tail: its grid point, then the interval holding it, j = #{x < t}.
+    const bool left = e == nw;
+    const int64_t g = left ? g_lo + off : gfloor(brk(jr + 1)) + 1 + off;
+    const double t = static_cast<double>(g) * r;
+    std::size_t j = 0;
+    if (left) {
       if (!left_sorted) std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first));
       left_sorted = true;
-      if (tail(true, u, out)) return out;
+      j = static_cast<std::size_t>(std::lower_bound(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first), t) -
+                                   v.begin());
     } else {
-      if (!right_sorted) std::sort(v.begin() + static_cast<std::ptrdiff_t>(last) + 1, v.end());
+      const auto rb = v.begin() + static_cast<std::ptrdiff_t>(last) + 1;
+      if (!right_sorted) std::sort(rb, v.end());
       right_sorted = true;
-      if (tail(false, u - bound_left, out)) return out;
+      j = jr + 1 + static_cast<std::size_t>(std::lower_bound(rb, v.end(), t) - rb);
     }
+    if (bernoulli_exp_scaled(rng, sc.weight(gap_of(j)), k_env(e))) return t;
   }
-  // Every round rejected: conditionally on that, any exact EM draw keeps the output's law.
-  return full_em();
 }
 
 double numeric_median_split_unsorted(Rng& rng, std::span<double> values, double lo, double hi, double epsilon,
@@ -170,14 +196,14 @@ double numeric_median_split(Rng& rng, std::span<const double> sorted, double lo,
       // between the j-th and (j+1)-th order statistics (domain ends for j = 0, M).
       intervals(sorted, lo, hi, breaks, scores);
       std::size_t j = exponential_mechanism(rng, scores, epsilon, 1.0);
-      return rng.uniform(breaks[j], breaks[j + 1]);
+      return uniform_threshold_between(rng, breaks[j], breaks[j + 1], lo, hi);
     }
     case NumericMedian::kFlipCode: {
       // [code] DiPrimeFlip*: PFM over intervals with score 2 ln(len + 1e-12) - |2j - M|, Δ = 1.
       intervals(sorted, lo, hi, breaks, scores);
       for (std::size_t j = 0; j <= m; ++j) scores[j] += 2.0 * std::log(breaks[j + 1] - breaks[j] + 1e-12);
       std::size_t j = permute_and_flip(rng, scores, epsilon, 1.0);
-      return rng.uniform(breaks[j], breaks[j + 1]);
+      return uniform_threshold_between(rng, breaks[j], breaks[j + 1], lo, hi);
     }
     case NumericMedian::kFlipGrid: {
       // dipreme.md §2.5c "grid": a public grid t_g = lo + (g + 1/2)(hi - lo)/G, score -|N_L - N_R|.
