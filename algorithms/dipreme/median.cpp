@@ -75,74 +75,88 @@ double numeric_median_em(Rng& rng, std::span<double> v, double lo, double hi, do
     const auto t = static_cast<int64_t>(q);
     return std::clamp(t - static_cast<int64_t>(static_cast<double>(t) > q), g_lo - 1, g_hi);
   };
-  // Entries: the window intervals (grid point counts and the grid index before each), then the left
-  // and the right tail as one entry each, weighted by their grid points and by the largest weight
-  // among their intervals (the one nearest the window).
-  const std::size_t nw = jr - jl + 1;
-  thread_local std::vector<uint64_t> cnt, gap;
-  thread_local std::vector<int64_t> before, env;
-  thread_local std::vector<u128> prefix;
-  cnt.assign(nw + 2, 0);
-  gap.assign(nw + 2, 0);
-  before.resize(nw);
-  env.assign(nw + 2, 0);
-  prefix.resize(nw + 2);
-  // |2j - M|: the score -|2j - M| is an integer, so its grid units are |2j - M| units(1).
+  // Interval j holds the grid points (end(j - 1), end(j)], end(j) the last grid index <= x_(j+1).
+  auto end_of = [&](std::size_t j) { return j == m ? g_hi : gfloor(v[j]); };
+  auto before_of = [&](std::size_t j) { return j == 0 ? g_lo - 1 : gfloor(v[j - 1]); };
+  auto count_of = [&](std::size_t j) { return std::max<int64_t>(end_of(j) - before_of(j), 0); };
+  // |2j - M|: the score -|2j - M| is an integer, so its grid units are |2j - M| units(1). The best
+  // score over the intervals that hold a grid point: the nearest such interval to the median (in
+  // the window; every tail interval lies further out).
   auto score_abs = [&](std::size_t j) { return static_cast<uint64_t>(2 * j >= m ? 2 * j - m : m - 2 * j); };
   uint64_t best_abs = std::numeric_limits<uint64_t>::max();
-  int64_t prev = jl == 0 ? g_lo - 1 : gfloor(brk(jl));
-  for (std::size_t e = 0; e < nw; ++e) {
-    const std::size_t j = jl + e;
-    const int64_t end = j == m ? g_hi : gfloor(brk(j + 1));
-    before[e] = prev;
-    cnt[e] = static_cast<uint64_t>(std::max<int64_t>(end - prev, 0));
-    prev = std::max(prev, end);
-    if (cnt[e] > 0) best_abs = std::min(best_abs, score_abs(j));
+  for (std::size_t d = 0; best_abs == std::numeric_limits<uint64_t>::max() && (half >= jl + d || upper + d <= jr);
+       ++d) {
+    if (half >= jl + d && count_of(half - d) > 0) best_abs = score_abs(half - d);
+    if (upper + d <= jr && count_of(upper + d) > 0) best_abs = std::min(best_abs, score_abs(upper + d));
   }
   if (best_abs == std::numeric_limits<uint64_t>::max()) return full_em();
-  // Exact exponents c (best - score_j) on the score grid (core/privacy/exact.hpp), the best taken over
-  // the window intervals that hold a grid point: the same as over every such interval.
+  // Exact exponents c (best - score_j) on the score grid (core/privacy/exact.hpp).
   const SelectionScale sc(epsilon, 1.0);
   const auto unit = static_cast<uint64_t>(sc.units(1.0, "dipreme median"));
   (void)sc.units(static_cast<double>(m), "dipreme median");  // checks that every score is in range
-  auto gap_of = [&](std::size_t j) { return (score_abs(j) - best_abs) * unit; };
-  for (std::size_t e = 0; e < nw; ++e) gap[e] = gap_of(jl + e);
-  if (jl > 0) {
-    cnt[nw] = static_cast<uint64_t>(std::max<int64_t>(gfloor(brk(jl)) - g_lo + 1, 0));
-    gap[nw] = gap_of(jl - 1);
-  }
-  if (jr < m) {
-    cnt[nw + 1] = static_cast<uint64_t>(std::max<int64_t>(g_hi - gfloor(brk(jr + 1)), 0));
-    gap[nw + 1] = gap_of(jr + 1);
-  }
-  // Rejection from the dyadic envelope cnt_e 2^-k_e (as exact_weighted_draw): a proposal is a uniform
-  // grid point of entry e, kept with Bernoulli(exp(-x_j) 2^k_e) for its own interval j (x_j >= x_e in
-  // a tail, so k_e <= K(x_j)). A kept point has probability ∝ exp(-x_j): the EM over grid points.
-  int64_t kmin = std::numeric_limits<int64_t>::max();
-  for (std::size_t e = 0; e < nw + 2; ++e)
-    if (cnt[e] > 0) kmin = std::min(kmin, env[e] = sc.envelope(gap[e]));
-  constexpr int64_t kSpan = 60;
-  auto k_env = [&](std::size_t e) { return std::min(env[e], kmin + kSpan); };
+  auto gap_of = [&](std::size_t j) { return score_abs(j) > best_abs ? (score_abs(j) - best_abs) * unit : 0; };
+  auto k_of = [&](std::size_t j) { return std::min(sc.envelope(gap_of(j)), kEnvelopeSpan); };
+  // Entries of the dyadic envelope (as exact_weighted_draw, relative to the best's K = 0): runs of
+  // window intervals sharing k = min(K, 60) — K grows with the distance to the median, so a run is
+  // found by bisection and costs O(1) however many intervals it spans — then the two tails, each
+  // weighted by its interval nearest the window. An entry's weight is its grid points times
+  // 2^(60 - k); a proposal is a uniform grid point of an entry, kept with Bernoulli(exp(-x_j) 2^k) for
+  // the interval j holding it (x_j >= the entry's smallest exponent, so k <= K(x_j)). A kept point has
+  // probability ∝ exp(-x_j): the EM over grid points.
+  enum class Part { kRun, kLeftTail, kRightTail };
+  struct Entry {
+    Part part;
+    std::size_t a, b;  // a run's window positions
+    int64_t before;    // grid index before the entry's first point
+    int64_t k;
+  };
+  thread_local std::vector<Entry> entries;
+  thread_local std::vector<u128> prefix;
+  entries.clear();
+  prefix.clear();
   u128 total = 0;
-  for (std::size_t e = 0; e < nw + 2; ++e) {
-    if (cnt[e] > 0) total += static_cast<u128>(cnt[e]) << (kmin + kSpan - k_env(e));
-    prefix[e] = total;
+  auto add = [&](const Entry& en, int64_t count) {
+    if (count > 0) total += static_cast<u128>(count) << (kEnvelopeSpan - en.k);
+    entries.push_back(en);
+    prefix.push_back(total);
+  };
+  // Left of the median k_of falls with j, right of it k_of rises: runs of equal k by bisection.
+  const std::size_t split = std::min(half + 1, jr + 1);  // window positions jl..split-1 | split..jr
+  for (std::size_t a = jl; a < split;) {
+    const int64_t k = k_of(a);
+    std::size_t lo_p = a, hi_p = split;  // the first position after a with k_of < k
+    while (hi_p - lo_p > 1) {
+      const std::size_t mid = lo_p + (hi_p - lo_p) / 2;
+      (k_of(mid) >= k ? lo_p : hi_p) = mid;
+    }
+    add({Part::kRun, a, hi_p - 1, before_of(a), k}, end_of(hi_p - 1) - before_of(a));
+    a = hi_p;
   }
+  for (std::size_t a = split; a <= jr;) {
+    const int64_t k = k_of(a);
+    std::size_t lo_p = a, hi_p = jr + 1;  // the first position after a with k_of > k
+    while (hi_p - lo_p > 1) {
+      const std::size_t mid = lo_p + (hi_p - lo_p) / 2;
+      (k_of(mid) <= k ? lo_p : hi_p) = mid;
+    }
+    add({Part::kRun, a, hi_p - 1, before_of(a), k}, end_of(hi_p - 1) - before_of(a));
+    a = hi_p;
+  }
+  if (jl > 0) add({Part::kLeftTail, 0, 0, g_lo - 1, k_of(jl - 1)}, gfloor(brk(jl)) - g_lo + 1);
+  if (jr < m) add({Part::kRightTail, 0, 0, gfloor(brk(jr + 1)), k_of(jr + 1)}, g_hi - gfloor(brk(jr + 1)));
   bool left_sorted = false, right_sorted = false;
   for (;;) {
     const u128 u = uniform_below128(rng, total);
     const auto e = static_cast<std::size_t>(std::upper_bound(prefix.begin(), prefix.end(), u) - prefix.begin());
-    const auto off = static_cast<int64_t>((u - (e == 0 ? 0 : prefix[e - 1])) >> (kmin + kSpan - k_env(e)));
-    if (e < nw) {
-      if (bernoulli_exp_scaled(rng, sc.weight(gap[e]), k_env(e))) return static_cast<double>(before[e] + 1 + off) * r;
-      continue;
-    }
-    // A tail: its grid point, then the interval holding it, j = #{x < t}.
-    const bool left = e == nw;
-    const int64_t g = left ? g_lo + off : gfloor(brk(jr + 1)) + 1 + off;
-    const double t = static_cast<double>(g) * r;
+    const Entry& en = entries[e];
+    const auto off = static_cast<int64_t>((u - (e == 0 ? 0 : prefix[e - 1])) >> (kEnvelopeSpan - en.k));
+    const double t = static_cast<double>(en.before + 1 + off) * r;
+    // The interval holding t: j = #{x < t}.
     std::size_t j = 0;
-    if (left) {
+    if (en.part == Part::kRun) {  // x_(a+1) .. x_(b) = v[a .. b-1] are sorted
+      const auto rb = v.begin() + static_cast<std::ptrdiff_t>(en.a);
+      j = en.a + static_cast<std::size_t>(std::lower_bound(rb, v.begin() + static_cast<std::ptrdiff_t>(en.b), t) - rb);
+    } else if (en.part == Part::kLeftTail) {
       if (!left_sorted) std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first));
       left_sorted = true;
       j = static_cast<std::size_t>(std::lower_bound(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first), t) -
@@ -153,7 +167,7 @@ double numeric_median_em(Rng& rng, std::span<double> v, double lo, double hi, do
       right_sorted = true;
       j = jr + 1 + static_cast<std::size_t>(std::lower_bound(rb, v.end(), t) - rb);
     }
-    if (bernoulli_exp_scaled(rng, sc.weight(gap_of(j)), k_env(e))) return t;
+    if (bernoulli_exp_scaled(rng, sc.weight(gap_of(j)), en.k)) return t;
   }
 }
 

@@ -35,11 +35,14 @@ double numeric_median_split_unsorted(Rng& rng, std::span<double> values, double 
 // [lo, hi]: the law of interval_exponential_mechanism (mechanisms.hpp), sampled exactly
 // (core/privacy/exact.hpp). Interval j (dist(j) positions from the median position(s)) has weight
 // n_j exp(-c 2 dist(j)), n_j its grid points. Intervals with dist(j) <= window (default
-// ceil(20/ε) + 8) are found by selection and sorted; the two tails beyond stay unsorted and enter as
-// one entry each, weighted by their grid points and their largest weight. A proposal in a tail sorts
-// that tail, finds the interval of its grid point and is kept with that interval's own exact weight
-// ratio: rejection sampling, so the output has exactly the EM's law while the usual draw costs O(M)
-// selection and O(window) weights. ε = ∞ goes to interval_exponential_mechanism on the sorted values.
+// ceil(20/ε) + 8) are found by selection and sorted; the two tails beyond stay unsorted. The
+// rejection sampler's envelope has one entry per run of window intervals sharing an envelope
+// exponent (found by bisection, O(log window) each; at most 61 runs a side) and one
+// per tail. A proposal is a uniform grid point of an entry; its interval is found by binary search
+// (a tail is sorted the first time it is hit) and the point kept with that interval's own exact
+// weight ratio. So the output has exactly the EM's law while the usual draw costs O(M) selection,
+// O(window log window) sorting and O(runs log window) weights. ε = ∞ goes to
+// interval_exponential_mechanism on the sorted values.
 double numeric_median_em(Rng& rng, std::span<double> values, double lo, double hi, double epsilon,
                          std::size_t window = 0);
 

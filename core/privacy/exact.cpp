@@ -16,11 +16,7 @@ namespace {
 constexpr uint64_t kLn2Word = 0xB17217F7D1CF79ABULL;
 constexpr double kLn2 = 0.69314718055994530942;
 constexpr double kInvLn2 = 1.44269504088896340736;
-// The envelope exponents subtract kMargin from an estimate of x / ln 2 whose error is below 2^-29.
-constexpr double kMargin = 0x1p-28;
-// Envelope weights span 2^kEnvelopeSpan: a candidate whose 2^-K is smaller than that relative to the
-// best is proposed with weight 2^-(Kmin + span) and pays the difference in its acceptance coin.
-constexpr int kEnvelopeSpan = 60;
+constexpr double kMargin = kEnvelopeMargin;
 // Scores are rounded to gamma = 2^(floor(log2 Delta) - kScoreGridBits).
 constexpr int kScoreGridBits = 20;
 // Exponents are capped at 2^kCapLog2 (SelectionScale).
@@ -304,18 +300,11 @@ int64_t SelectionScale::units(double score, const char* what) const {
   return std::llrint(v);  // round to nearest: monotone
 }
 
-// The envelope exponent as in envelope_exponent_of, with x / ln 2 estimated by gap kappa, kappa =
-// fl(c gamma fl(1 / ln 2)): the scaling by gamma is exact (or the value is subnormal and K = 0
-// whatever the rounding), the constant, the product into kappa, (double)gap and the product
+// SelectionScale::envelope (exact.hpp) is envelope_exponent_of with x / ln 2 estimated by gap kappa,
+// kappa = fl(c gamma fl(1 / ln 2)): the scaling by gamma is exact (or the value is subnormal and
+// K = 0 whatever the rounding), the constant, the product into kappa, (double)gap and the product
 // gap kappa round once each, a relative error below 2^-50.9 on x / ln 2 < 2^11, far inside the
 // 2^-28 margin.
-int64_t SelectionScale::envelope(uint64_t gap) const {
-  if (c_mant_ == 0 || gap == 0) return 0;
-  if (gap >= gap_cap_) return capped_.K;
-  const double q = static_cast<double>(gap) * kappa_ - kMargin;
-  return q <= 0.0 ? 0 : static_cast<int64_t>(q);
-}
-
 ExpWeight SelectionScale::weight(uint64_t gap) const {
   if (c_mant_ == 0 || gap == 0) return {};
   if (gap >= gap_cap_) return capped_;

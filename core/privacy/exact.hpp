@@ -28,6 +28,12 @@ namespace dpf {
 
 using u128 = __uint128_t;
 
+// Envelope exponents subtract this from an estimate of x / ln 2 whose error is below 2^-29
+// (exact.cpp, envelope_exponent_of).
+inline constexpr double kEnvelopeMargin = 0x1p-28;
+// Envelope weights of exact draws span 2^kEnvelopeSpan relative to the best candidate's.
+inline constexpr int64_t kEnvelopeSpan = 60;
+
 // The non-negative dyadic rational mant * 2^exp.
 struct Dyadic {
   u128 mant = 0;
@@ -84,7 +90,12 @@ class SelectionScale {
   // The exponent for a gap (best score minus this score, >= 0) in grid units, exactly, with its
   // envelope exponent; envelope(gap) is weight(gap).K alone (cheap: one multiplication).
   ExpWeight weight(uint64_t gap) const;
-  int64_t envelope(uint64_t gap) const;
+  int64_t envelope(uint64_t gap) const {
+    if (c_mant_ == 0 || gap == 0) return 0;
+    if (gap >= gap_cap_) return capped_.K;
+    const double q = static_cast<double>(gap) * kappa_ - kEnvelopeMargin;
+    return q <= 0.0 ? 0 : static_cast<int64_t>(q);
+  }
   double grid() const { return grid_; }
   double sensitivity_used() const { return sensitivity_used_; }
   double c() const { return c_; }
