@@ -58,7 +58,12 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
     imputed = given;
     imputer.apply(imputed);
   }
-  const Dataset& data = impute ? imputed : given;
+  // Public bounds (core/data/dataset.hpp): the fit and the predictions see every value clamped to
+  // the schema's domains and target bounds, a fixed map of public knowledge. Registry domains hold
+  // their files, so this copies nothing there; a hand-written narrower domain gets a clamped copy.
+  if (impute) clamp_to_bounds(imputed);
+  Dataset clamped;
+  const Dataset& data = impute ? imputed : clamped_to_bounds(given, clamped);
   const TaskKind task = data.task();
   if (!info.supports(task))
     fail("algorithm '", cell.algorithm, "' does not support ", to_string(task), " (dataset ", cell.dataset, ")");
