@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load balance of a sharded run, estimated and measured (issue 17).
+"""Load balance of a sharded run, estimated and measured.
 
 Usage: shard_balance.py PLAN.tsv RESULTS.csv
 
