@@ -14,7 +14,8 @@ namespace dpf {
 
 namespace fs = std::filesystem;
 
-MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial) {
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial,
+                             bool write_empty) {
   const std::string dir = experiment_dir(spec, results_root);
   MergeReport m;
   if (!spec.formula.empty()) {
@@ -61,6 +62,7 @@ MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& resu
   m.path = dir + "/results.csv";
   // A partial table would silently replace a complete one: written only when asked for.
   if (m.present < m.cells && !allow_partial) return m;
+  if (m.present == 0 && !write_empty) return m;
   write_rows_atomic(m.path, rows);
   m.written = true;
   return m;

@@ -215,7 +215,7 @@ class TaskLoop {
   int outer_ = 1;
   RunContext ctx_;
   std::unique_ptr<Progress> progress_;
-  std::atomic<std::size_t> computed_{0}, failed_{0}, elsewhere_{0}, finished_elsewhere_{0};
+  std::atomic<std::size_t> computed_{0}, failed_{0}, unwritten_{0}, elsewhere_{0}, finished_elsewhere_{0};
   std::vector<std::string> failures_;  // per unit
 };
 
@@ -359,7 +359,7 @@ void TaskLoop::write_unit(std::size_t unit) {
     }
   } catch (const std::exception& e) {
     failures_[unit] = where + ": cannot write results: " + clip(e.what());
-    ++failed_;
+    ++unwritten_;
   }
 }
 
@@ -368,6 +368,7 @@ void TaskLoop::report(RunReport& rep) const {
   rep.already_done += finished_elsewhere_;
   rep.computed = computed_;
   rep.failed = failed_;
+  rep.unwritten = unwritten_;
   for (const auto& f : failures_)
     if (!f.empty()) rep.notes.push_back(f);
 }
@@ -396,12 +397,12 @@ RunReport run_formula(const ExperimentSpec& spec, const RunOptions& opt) {
 // An unsharded run merges what it has (its report already names failed and skipped cells).
 void merge_after_run(const ExperimentSpec& spec, const RunOptions& opt, RunReport& rep) {
   try {
-    MergeReport m = merge_experiment(spec, opt.results_root, true);
-    rep.results_csv = m.path;
+    MergeReport m = merge_experiment(spec, opt.results_root, true, false);
+    if (m.written) rep.results_csv = m.path;
     for (const auto& bad : m.invalid) rep.notes.push_back("not merged: " + bad);
   } catch (const std::exception& e) {
     rep.notes.push_back("cannot write the merged table: " + clip(e.what()));
-    ++rep.failed;
+    rep.merge_failed = true;
   }
 }
 
@@ -410,13 +411,15 @@ void merge_after_run(const ExperimentSpec& spec, const RunOptions& opt, RunRepor
 RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   check_run_options(opt);
   const auto t_start = std::chrono::steady_clock::now();
+  const std::string dir = experiment_dir(spec, opt.results_root);
+  require_writable_folder(dir, "results folder");
+  if (spec.formula.empty()) require_writable_folder(dir + "/cells", "claim and cell folder");
   if (!spec.formula.empty()) {
     RunReport rep = run_formula(spec, opt);
     rep.seconds = seconds_since(t_start);
     return rep;
   }
   const std::vector<Cell> cells = expand_cells(spec);  // validates every parameter before any work
-  const std::string dir = experiment_dir(spec, opt.results_root);
   RunReport rep;
   rep.cells = cells.size();
   const WorkPlan plan = plan_work(spec, cells, opt.shard_count);
