@@ -176,6 +176,30 @@ const VariantSpec& variant_spec(const std::string& spec) {
   fail("dataset '", id, "' has no variant '", variant, "' (variants: ", known, ")");
 }
 
+DatasetFacts dataset_facts(const std::string& spec) {
+  DatasetFacts f;
+  if (is_synthetic_dataset(spec)) {
+    f.known = true;  // synthetic:classification, two classes (a bad spec is named when it loads)
+    f.classes = 2;
+    return f;
+  }
+  if (is_synthetic_spec(spec)) {
+    f.known = true;
+    f.classes = static_cast<std::size_t>(synthetic_params(spec[6]).n_classes);
+    return f;
+  }
+  try {
+    const VariantSpec& v = variant_spec(spec);
+    f.known = true;
+    f.task = v.task;
+    f.classes = v.task == TaskKind::kClassification ? v.classes.size() : 0;
+    f.imputes_train_median = v.missing_rule == "impute-train-median";
+  } catch (const Error&) {
+    // Not in the registry: loading it names the problem.
+  }
+  return f;
+}
+
 Dataset load_dataset(const std::string& spec, const DataOptions& options) {
   return load_dataset(spec, options, BuildOptions{});
 }

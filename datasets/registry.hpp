@@ -57,6 +57,16 @@ const DatasetEntry& dataset_entry(const std::string& id);  // throws naming the 
 Dataset load_dataset(const std::string& spec, const DataOptions& options);
 Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build);
 
+// What is public about a dataset before any row is read: from the registry entry, or the generator
+// spec of a synthetic dataset. known = false for a spec neither knows (then nothing is checked).
+struct DatasetFacts {
+  bool known = false;
+  TaskKind task = TaskKind::kClassification;
+  std::size_t classes = 0;           // the public class list's size (0: not listed, e.g. public: from-data)
+  bool imputes_train_median = false;  // missing.rule impute-train-median (not differentially private)
+};
+DatasetFacts dataset_facts(const std::string& spec);
+
 // The registry's description of "id" or "id:variant" (expected shapes, column kinds, ...).
 const VariantSpec& variant_spec(const std::string& spec);
 // Splits "id:variant" (variant empty when absent).

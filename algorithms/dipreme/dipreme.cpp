@@ -174,6 +174,7 @@ AlgorithmInfo family_entry(Family f) {
   a.tasks = {TaskKind::kClassification, TaskKind::kRegression};
   a.quirks = family_quirks(f);
   a.private_algorithm = f != Family::kMedian;
+  a.binary_classification_only = true;  // dipreme.md §1: classification is binary in the DiPriMe papers
   if (a.private_algorithm) a.params.push_back({"epsilon", ParamType::kDouble, "", 0, 1e9, true, {}, "total privacy budget ε"});
   a.params.push_back({"n_trees", ParamType::kInt, "10", 1, 100000, false, {}, "N_T trees"});
   a.params.push_back({"max_depth", ParamType::kInt, "5", 1, 40, false, {}, "d_max (splits at depths 0..d_max-1)"});

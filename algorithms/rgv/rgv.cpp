@@ -111,6 +111,7 @@ std::vector<AlgorithmInfo> rgv_algorithms() {
       "charges uncertified. strict: eps/tau per tree, sequential, certified";
   a.papers = "smooth-rdf";
   a.tasks = {TaskKind::kClassification};
+  a.binary_classification_only = true;  // RGV's tree-count formulas exist for binary classes only (§5.2)
   a.params = {
       {"epsilon", ParamType::kDouble, "1", 0, 1e9, true, {}, "privacy budget, spent in full by every tree (RGV's notion)"},
       {"n_trees", ParamType::kInt, "110", 1, 100000, false, {},
