@@ -194,6 +194,7 @@ DatasetFacts dataset_facts(const std::string& spec) {
     f.task = v.task;
     f.classes = v.task == TaskKind::kClassification ? v.classes.size() : 0;
     f.imputes_train_median = v.missing_rule == "impute-train-median";
+    f.domains_from_data = v.public_from_data;
   } catch (const Error&) {
     // Not in the registry: loading it names the problem.
   }

@@ -64,6 +64,7 @@ struct DatasetFacts {
   TaskKind task = TaskKind::kClassification;
   std::size_t classes = 0;           // the public class list's size (0: not listed, e.g. public: from-data)
   bool imputes_train_median = false;  // missing.rule impute-train-median (not differentially private)
+  bool domains_from_data = false;     // `public: from-data`: the domains are read from the rows
 };
 DatasetFacts dataset_facts(const std::string& spec);
 

@@ -28,7 +28,9 @@
 #include "experiments/cli/cli.hpp"
 #include "experiments/config/config.hpp"
 #include "experiments/publish/published.hpp"
+#include "experiments/run/privacy_label.hpp"
 #include "experiments/run/runner.hpp"
+#include "experiments/config/sweep.hpp"
 #include "experiments/store/cell_claim.hpp"
 #include "experiments/cluster/slurm.hpp"
 #include "experiments/run/work_plan.hpp"
@@ -146,6 +148,9 @@ int cmd_run(const std::vector<std::string>& args, bool merge_only) {
   // blocked here, before any worker thread exists, so every thread inherits the mask.
   block_termination_signals();
   ro.handle_signals = true;
+  if (spec.formula.empty())
+    for (const std::string& line : privacy_summary(spec, expand_cells(spec)))
+      std::printf("%s%s\n", line.back() == ':' ? "" : "  ", line.c_str());
   if (vm.count("dry-run")) return dry_run(spec, ro, vm["cells-tsv"].as<std::string>());
   const RunReport r = run_experiment(spec, ro);
   print_run_report(spec, ro, r);

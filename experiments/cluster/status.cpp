@@ -19,6 +19,7 @@
 #include "experiments/cluster/slurm.hpp"
 #include "experiments/config/sweep.hpp"
 #include "experiments/cost/cost_model.hpp"
+#include "experiments/run/privacy_label.hpp"
 #include "experiments/run/runner.hpp"
 #include "experiments/run/work_plan.hpp"
 #include "experiments/store/cell_claim.hpp"
@@ -231,6 +232,8 @@ void print_status(const std::string& config, const StatusContext& ctx) {
     return;
   }
   const std::vector<Cell> cells = expand_cells(spec);
+  for (const std::string& line : privacy_summary(spec, cells))
+    std::printf("  %s%s\n", line.back() == ':' ? "" : "  ", line.c_str());
   const int tasks = spec.protocol.repetitions * spec.protocol.n_folds();
   const std::string cdir = dir + "/cells";
   const std::size_t total_tasks = cells.size() * static_cast<std::size_t>(tasks);

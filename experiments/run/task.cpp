@@ -9,6 +9,7 @@
 #include "core/eval/metrics.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
+#include "experiments/run/privacy_label.hpp"
 
 namespace dpf {
 
@@ -114,20 +115,6 @@ void set_metrics(ResultRow& row, const Dataset& data, const Split& split, const 
   }
 }
 
-// Preprocessing that reads the rows (target range, domains from data) is a release the algorithm's
-// ledger does not pay for, so such a row is never labelled epsilon-DP.
-std::string row_privacy_status(const AlgorithmInfo& info, const Cell& cell, const Dataset& data) {
-  std::string status = info.privacy_status(cell.params, data.task());
-  if (!info.private_algorithm || !is_dp_label(status)) return status;
-  const std::string label = status;
-  if (cell.preprocess.target_scaling == "minmax" || cell.preprocess.target_scaling == "max")
-    return "published, not " + label + ": target_scaling " + cell.preprocess.target_scaling +
-           " reads the target's range from the rows (use public-" + cell.preprocess.target_scaling + ")";
-  if (data.schema().domains_source == "from-data")
-    return "published, not " + label + ": domains: from-data reads the feature domains from the rows";
-  return status;
-}
-
 // The a-priori guarantee of the configuration (fixed before the data is read) next to what this
 // fit's ledger composed, which can be less (levels not grown, early stops).
 void set_privacy(ResultRow& row, const AlgorithmInfo& info, const Cell& cell, const Dataset& data,
@@ -145,7 +132,8 @@ void set_privacy(ResultRow& row, const AlgorithmInfo& info, const Cell& cell, co
   row.set("epsilon_apriori", priv ? format_double(bound.epsilon) : "0");
   row.set("epsilon_apriori_conservative", priv ? format_double(bound.epsilon_conservative) : "0");
   row.set("delta_apriori", priv ? format_double(bound.delta) : "0");
-  row.set("privacy_status", row_privacy_status(info, cell, data));
+  row.set("privacy_status",
+          cell_privacy_status(info, cell, data.task(), data.schema().domains_source == "from-data"));
   row.set("ledger_certified", priv ? (ledger.certified() ? "true" : "false") : "n/a");
   row.set("neighbours", "add/remove-one");
 }
