@@ -13,6 +13,7 @@
 #include "core/util/error.hpp"
 #include "core/util/input_check.hpp"
 #include "datasets/fetcher.hpp"
+#include "datasets/local.hpp"
 
 namespace fs = std::filesystem;
 
@@ -206,6 +207,8 @@ Dataset load_dataset(const std::string& spec, const DataOptions& options) {
 }
 
 Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build) {
+  // A user's own CSV file, typed by its side schema <stem>.schema.yaml (datasets/local.hpp).
+  if (is_local_csv_spec(spec)) return load_local_dataset(local_dataset_from_files(spec, side_schema_path(spec)));
   // Generated benchmark data ("synthetic:classification:n=N,d=D,seed=S"): core/data/synthetic.hpp.
   if (is_synthetic_dataset(spec)) return make_synthetic_dataset(spec);
   // smooth-rdf SynthA-G ("synth-a" .. "synth-g[:n=N,seed=S]"): generated, not read (smooth-rdf.md §4).

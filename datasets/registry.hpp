@@ -53,7 +53,8 @@ const DatasetEntry& dataset_entry(const std::string& id);  // throws naming the 
 // Loads "id" or "id:variant" as a typed Dataset with its public schema. Files are taken from the
 // mirror or cache (verified by sha256) or downloaded; a missing or corrupt file throws
 // dpf::MissingInput naming the dataset, the file, its URL and what to do.
-// The dataset name is "id" for the default variant and "id:variant" otherwise.
+// The dataset name is "id" for the default variant and "id:variant" otherwise. A spec ending in
+// ".csv" names a user's own file, typed by its side schema <stem>.schema.yaml (datasets/local.hpp).
 Dataset load_dataset(const std::string& spec, const DataOptions& options);
 Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build);
 

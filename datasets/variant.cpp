@@ -19,7 +19,11 @@ std::string base_name(const std::string& path) {
   return s == std::string::npos ? path : path.substr(s + 1);
 }
 
-bool parse_number(const std::string& s, double& out) {
+bool parse_number(const std::string& s, double& out) { return parse_cell_number(s, out); }
+
+}  // namespace
+
+bool parse_cell_number(const std::string& s, double& out) {
   const char* b = s.data();
   const char* e = b + s.size();
   while (b != e && (*b == ' ' || *b == '\t')) ++b;  // quoted cells keep their padding
@@ -28,6 +32,8 @@ bool parse_number(const std::string& s, double& out) {
   auto [p, ec] = std::from_chars(b, e, out);
   return ec == std::errc() && p == e && b != e && std::isfinite(out);
 }
+
+namespace {
 
 int find_col(const std::vector<std::string>& cols, const std::string& name) {
   for (std::size_t i = 0; i < cols.size(); ++i)

@@ -6,6 +6,7 @@
 //   dpforest status CONFIG... [--results DIR]
 //   dpforest list [algorithms|datasets|experiments]
 //   dpforest datasets fetch|verify [ID...]
+//   dpforest dataset check FILE.csv [--schema SCHEMA.yaml]
 //   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
 //   dpforest check-published FILE [--results DIR] [--out FILE.md] [--json FILE.json]
 //   dpforest bench-fit --algorithm NAME --dataset SPEC [--param k=v ...] [--repeats N] [--seed S]
@@ -50,6 +51,7 @@ const char* kUsage =
     "  status CONFIG...      progress of a (sharded) run: done, failed, claimed, throughput, ETA\n"
     "  list [WHAT]           algorithms, datasets or experiments (default: all)\n"
     "  datasets fetch|verify [ID...]  fetch / verify dataset files (all when no id)\n"
+    "  dataset check FILE [--schema S]  check an own CSV file against its public schema\n"
     "  describe              fit one model on a whole dataset and print it as JSON\n"
     "  check-published FILE  published numbers and claims vs our results\n"
     "  bench-fit             time fits of one algorithm on one dataset (one JSON line)\n"
@@ -220,6 +222,7 @@ int main(int argc, char** argv) {
     if (cmd == "status") return cmd_status(args);
     if (cmd == "list") return cmd_list(args);
     if (cmd == "datasets") return cmd_datasets(args);
+    if (cmd == "dataset") return cmd_dataset(args);
     if (cmd == "describe") return cmd_describe(args);
     if (cmd == "check-published") return cmd_check(args);
     if (cmd == "bench-fit") return cmd_bench_fit(args);

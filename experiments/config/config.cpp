@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -9,12 +10,32 @@
 #include "algorithms/registry.hpp"
 #include "core/util/error.hpp"
 #include "core/util/input_check.hpp"
+#include "datasets/registry.hpp"
 #include "experiments/config/formula.hpp"
 
 namespace dpf {
 
+namespace fs = std::filesystem;
+
 std::string Preprocess::key() const {
   return "scale=" + target_scaling + ",domains=" + domains + ",bins=" + std::to_string(bins);
+}
+
+const LocalDataset* ExperimentSpec::local_dataset(const std::string& id) const {
+  for (const DatasetRef& d : datasets)
+    if (d.local && d.id == id) return d.local.get();
+  return nullptr;
+}
+
+DatasetFacts config_dataset_facts(const ExperimentSpec& spec, const std::string& id) {
+  const LocalDataset* local = spec.local_dataset(id);
+  if (!local) return dataset_facts(id);
+  DatasetFacts f;
+  f.known = true;
+  f.task = local->spec.task;
+  f.classes = local->spec.classes.size();
+  f.domains_from_data = local->domains_from_data;
+  return f;
 }
 
 Preprocess with_overrides(Preprocess p, const std::map<std::string, std::string>& overrides) {
@@ -180,7 +201,60 @@ Protocol parse_protocol(const Ctx& c, const YAML::Node& p) {
   return pr;
 }
 
+// An own dataset's id: given, or the file's stem; never a registry id or a generator's prefix, so
+// results name it unambiguously.
+std::string local_id(const Ctx& c, const YAML::Node& n, const std::string& where, const fs::path& csv) {
+  const std::string id = n["id"] ? scalar(c, n["id"], where + ".id") : csv.stem().string();
+  check_id(id, c.path + ": " + where + (n["id"] ? ".id" : ".csv (its file stem names the dataset; or give id:)"));
+  if (id.find(':') != std::string::npos) c.error(where + ".id", "'" + clip(id) + "': an own dataset's id has no ':'");
+  if (id.rfind("synth", 0) == 0) c.error(where + ".id", "'" + clip(id) + "' looks like a generated dataset: give another id:");
+  bool registry_id = false;
+  try {
+    dataset_entry(id);
+    registry_id = true;
+  } catch (const Error&) {
+  }
+  if (registry_id) c.error(where, "'" + clip(id) + "' is a registry dataset's id: give the own file another id:");
+  return id;
+}
+
+// `{csv: FILE, schema: FILE | <schema keys inline>, id, target_scaling, domains, bins}`; paths are
+// relative to the config's folder.
+DatasetRef parse_local_dataset(const Ctx& c, const YAML::Node& n, const std::string& where) {
+  static const std::set<std::string> schema_keys = {"target", "task", "classes", "target_bounds", "features",
+                                                    "drop", "delimiter", "missing"};
+  std::set<std::string> allowed = {"csv", "schema", "id", "target_scaling", "domains", "bins"};
+  allowed.insert(schema_keys.begin(), schema_keys.end());
+  allow_keys(c, n, where, allowed);
+  const fs::path dir = fs::path(c.path).parent_path();
+  const fs::path csv = dir / scalar(c, n["csv"], where + ".csv");
+  std::error_code ec;
+  if (!fs::is_regular_file(csv, ec)) c.error(where + ".csv", "no file " + csv.string());
+  DatasetRef d;
+  d.id = local_id(c, n, where, csv);
+  YAML::Node rest = YAML::Clone(n);
+  for (const char* k : {"csv", "schema", "id"}) rest.remove(k);
+  YAML::Node pre(YAML::NodeType::Map), inline_schema(YAML::NodeType::Map);
+  for (const auto& kv : rest) (schema_keys.count(kv.first.as<std::string>()) ? inline_schema : pre)[kv.first] = kv.second;
+  d.preprocess = parse_preprocess(c, pre, where, d.preprocess);
+  const bool from_data = d.preprocess.domains == "from-data";
+  LocalDataset local;
+  if (n["schema"]) {
+    if (inline_schema.size() > 0) c.error(where, "give the schema as a file (schema:) or inline, not both");
+    local = local_dataset_from_files(csv.string(), (dir / scalar(c, n["schema"], where + ".schema")).string(), d.id, from_data);
+  } else {
+    local = parse_local_schema(inline_schema, c.path + ": " + where, from_data);
+    local.csv = csv.string();
+    local.id = d.id;
+    local.spec.files = {csv.filename().string()};
+  }
+  if (local.domains_from_data) d.preprocess.domains = "from-data";
+  d.local = std::make_shared<const LocalDataset>(std::move(local));
+  return d;
+}
+
 DatasetRef parse_dataset(const Ctx& c, const YAML::Node& n, const std::string& where) {
+  if (n.IsMap() && n["csv"]) return parse_local_dataset(c, n, where);
   DatasetRef d;
   if (n.IsScalar()) {
     d.id = n.as<std::string>();
@@ -204,9 +278,12 @@ std::vector<DatasetRef> parse_datasets(const Ctx& c, const YAML::Node& ds) {
   for (std::size_t i = 0; i < ds.size(); ++i) {
     std::string where = "datasets[" + std::to_string(i) + "]";
     DatasetRef d = parse_dataset(c, ds[i], where);
-    for (const auto& other : out)
+    for (const auto& other : out) {
       if (other.id == d.id && other.preprocess.key() == d.preprocess.key())
         c.error(where, "dataset '" + d.id + "' is listed twice with the same preprocessing");
+      if (other.id == d.id && (!other.local != !d.local || (d.local && other.local->csv != d.local->csv)))
+        c.error(where, "dataset id '" + d.id + "' names two different datasets: give one of them another id:");
+    }
     out.push_back(d);
   }
   return out;

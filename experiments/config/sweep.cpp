@@ -39,7 +39,7 @@ std::string incompatibility(const AlgorithmInfo& info, const DatasetFacts& f) {
 // before any work, rather than by every task of the run.
 void check_compatible(const ExperimentSpec& spec, const AlgorithmRef& ref, const AlgorithmInfo& info,
                       const DatasetRef& d) {
-  const std::string why = incompatibility(info, dataset_facts(d.id));
+  const std::string why = incompatibility(info, config_dataset_facts(spec, d.id));
   if (why.empty()) return;
   fail(spec.path, ": ", ref.where, " ('", ref.label, "', ", ref.name, ") cannot run on dataset '", d.id, "': ", why,
        ", or add to the algorithm `exclude_datasets: {\"", d.id, "\": \"<why it does not run>\"}`");

@@ -44,7 +44,7 @@ std::vector<std::string> privacy_summary(const ExperimentSpec& spec, const std::
     if (!series.count(c.label)) labels.push_back(c.label);
     SeriesStatus& s = series[c.label];
     ++s.cells;
-    const DatasetFacts f = dataset_facts(c.dataset);
+    const DatasetFacts f = config_dataset_facts(spec, c.dataset);
     const bool from_data = c.preprocess.domains == "from-data" || f.domains_from_data;
     const std::string status = cell_privacy_status(info, c, f.known ? f.task : TaskKind::kClassification, from_data);
     if (is_dp_label(status)) continue;
@@ -59,7 +59,6 @@ std::vector<std::string> privacy_summary(const ExperimentSpec& spec, const std::
                   " series are not epsilon-DP (published variants):");
   for (const auto& label : labels)
     if (series[label].not_dp > 0) lines.push_back(series_line(label, series[label]));
-  (void)spec;
   return lines;
 }
 

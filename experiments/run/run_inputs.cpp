@@ -42,14 +42,16 @@ void skip(RunInputs& in, const std::string& dataset, const std::string& why, std
   notes.push_back("skipped cells of dataset " + dataset + ": " + why);
 }
 
-// Each dataset of the pending cells, loaded once; a missing one is skipped with its reason.
-DatasetMap load_raw(const std::vector<const Cell*>& pending, const DataOptions& opt, RunInputs& in,
-                    std::vector<std::string>& notes) {
+// Each dataset of the pending cells (an own CSV file or the registry's), loaded once; a missing one
+// is skipped with its reason.
+DatasetMap load_raw(const ExperimentSpec& spec, const std::vector<const Cell*>& pending, const DataOptions& opt,
+                    RunInputs& in, std::vector<std::string>& notes) {
   DatasetMap raw;
   for (const Cell* c : pending) {
     if (raw.count(c->dataset) || in.skipped.count(c->dataset)) continue;
     try {
-      raw[c->dataset] = std::make_shared<const Dataset>(load_dataset(c->dataset, opt));
+      const LocalDataset* local = spec.local_dataset(c->dataset);
+      raw[c->dataset] = std::make_shared<const Dataset>(local ? load_local_dataset(*local) : load_dataset(c->dataset, opt));
     } catch (const MissingInput& e) {
       skip(in, c->dataset, e.what(), notes);
     }
@@ -130,7 +132,7 @@ int RunInputs::positive_class(const Cell& c) const { return positive.count(c.dat
 RunInputs load_run_inputs(const ExperimentSpec& spec, const std::vector<const Cell*>& pending, const DataOptions& data,
                           std::vector<std::string>& notes) {
   RunInputs in;
-  DatasetMap raw = load_raw(pending, data, in, notes);
+  DatasetMap raw = load_raw(spec, pending, data, in, notes);
   skip_too_small_for_folds(spec, raw, in, notes);
   prepare_all(pending, raw, in);
   plan_folds(spec, raw, in);
