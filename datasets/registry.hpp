@@ -43,11 +43,14 @@ struct DataOptions {
   static DataOptions from_environment();
 };
 
-// The project root (for datasets/, configs/): DPFOREST_ROOT, else the nearest directory at or above
-// the working directory that holds both datasets/ and CMakeLists.txt, else ".".
+// The project root (for datasets/, configs/, plots/): DPFOREST_ROOT, else the nearest directory at or
+// above the working directory that holds both datasets/ and CMakeLists.txt, else the same above the
+// running executable (build/dpforest run from a user's own folder), else ".".
 std::string project_root();
 
 std::vector<std::string> dataset_ids();             // every registry entry, sorted
+// One registry file, parsed and checked (unknown keys, files without a url, variants' files listed).
+DatasetEntry parse_dataset_entry(const std::string& path);
 const DatasetEntry& dataset_entry(const std::string& id);  // throws naming the id and the known ids
 
 // Loads "id" or "id:variant" as a typed Dataset with its public schema. Files are taken from the

@@ -8,6 +8,7 @@
 //   dpforest datasets fetch|verify [ID...]
 //   dpforest dataset check FILE.csv [--schema SCHEMA.yaml]
 //   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
+//   dpforest summarize RESULTS_DIR [--config CONFIG] [--metric M] [--no-plot]
 //   dpforest check-published FILE [--results DIR] [--out FILE.md] [--json FILE.json]
 //   dpforest bench-fit --algorithm NAME --dataset SPEC [--param k=v ...] [--repeats N] [--seed S]
 //   dpforest export-dataset SPEC OUT.csv
@@ -54,6 +55,7 @@ const char* kUsage =
     "  dataset check FILE [--schema S]  check an own CSV file against its public schema\n"
     "  describe              fit one model on a whole dataset and print it as JSON\n"
     "  check-published FILE  published numbers and claims vs our results\n"
+    "  summarize RESULTS_DIR  mean ± sd per series, dataset and swept value, and its figure\n"
     "  bench-fit             time fits of one algorithm on one dataset (one JSON line)\n"
     "  export-dataset SPEC OUT.csv  write a dataset as CSV (header, target last)\n"
     "  audit                 statistical privacy audit of one configuration on a neighbouring pair\n"
@@ -225,6 +227,7 @@ int main(int argc, char** argv) {
     if (cmd == "dataset") return cmd_dataset(args);
     if (cmd == "describe") return cmd_describe(args);
     if (cmd == "check-published") return cmd_check(args);
+    if (cmd == "summarize") return cmd_summarize(args);
     if (cmd == "bench-fit") return cmd_bench_fit(args);
     if (cmd == "export-dataset") return cmd_export_dataset(args);
     if (cmd == "audit") return cmd_audit(args);

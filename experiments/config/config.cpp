@@ -10,6 +10,7 @@
 #include "algorithms/registry.hpp"
 #include "core/util/error.hpp"
 #include "core/util/input_check.hpp"
+#include "core/util/number_text.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/config/formula.hpp"
 
@@ -397,6 +398,36 @@ ExperimentSpec parse_experiment(const std::string& text, const std::string& path
     s.algorithms.push_back(parse_algorithm(c, algs[i], "algorithms[" + std::to_string(i) + "]", s.datasets, labels));
   check_defaults_used(c, s);
   return s;
+}
+
+ExperimentHeader read_experiment_header(const std::string& path) {
+  Ctx c{path};
+  const YAML::Node root = load_yaml_strict(read_text_limited(path, kMaxConfigBytes, "experiment config"), path);
+  if (!root || !root.IsMap()) fail(path, ": expected a YAML mapping at the top level");
+  for (const char* k : {"paper", "experiment"})
+    if (!root[k]) c.error(k, "required key is missing");
+  ExperimentSpec s;
+  parse_identity(c, root, s);
+  if (const auto p = root["protocol"]) s.protocol = parse_protocol(c, p);
+  return {s.paper, s.experiment, s.title, s.protocol};
+}
+
+std::string experiment_header_yaml(const ExperimentSpec& spec) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "source" << YAML::Value << spec.path;
+  out << YAML::Key << "paper" << YAML::Value << spec.paper;
+  out << YAML::Key << "experiment" << YAML::Value << spec.experiment;
+  if (!spec.title.empty()) out << YAML::Key << "title" << YAML::Value << spec.title;
+  const Protocol& p = spec.protocol;
+  out << YAML::Key << "protocol" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "type" << YAML::Value << p.type << YAML::Key << "repetitions" << YAML::Value << p.repetitions;
+  if (p.type == "kfold") out << YAML::Key << "folds" << YAML::Value << p.folds;
+  if (p.type == "holdout") out << YAML::Key << "test_fraction" << YAML::Value << format_double(p.test_fraction);
+  out << YAML::Key << "stratified" << YAML::Value << (p.stratified ? "true" : "false");
+  out << YAML::EndMap << YAML::EndMap;
+  return "# Written by dpforest run: the experiment these results come from (dpforest summarize reads it).\n" +
+         std::string(out.c_str()) + "\n";
 }
 
 ExperimentSpec load_experiment(const std::string& path) {

@@ -80,6 +80,16 @@ struct ExperimentSpec {
 // else the registry's entry or the generator's spec (datasets/registry.hpp).
 DatasetFacts config_dataset_facts(const ExperimentSpec& spec, const std::string& id);
 
+// The keys that describe an experiment's results (paper, experiment, title, protocol) of a config,
+// or of the experiment.yaml a run writes beside its results; other keys are ignored, not checked.
+struct ExperimentHeader {
+  std::string paper, experiment, title;
+  Protocol protocol;
+};
+ExperimentHeader read_experiment_header(const std::string& path);
+// The experiment.yaml a run writes into its results folder (what `dpforest summarize` reads).
+std::string experiment_header_yaml(const ExperimentSpec& spec);
+
 // Parses and validates; throws dpf::Error naming the file and key.
 ExperimentSpec load_experiment(const std::string& path);
 ExperimentSpec parse_experiment(const std::string& yaml_text, const std::string& path);

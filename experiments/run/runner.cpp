@@ -414,6 +414,7 @@ RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& opt) {
   const std::string dir = experiment_dir(spec, opt.results_root);
   require_writable_folder(dir, "results folder");
   if (spec.formula.empty()) require_writable_folder(dir + "/cells", "claim and cell folder");
+  write_text_atomic(dir + "/experiment.yaml", experiment_header_yaml(spec));  // what `dpforest summarize` labels
   if (!spec.formula.empty()) {
     RunReport rep = run_formula(spec, opt);
     rep.seconds = seconds_since(t_start);

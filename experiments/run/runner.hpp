@@ -65,7 +65,7 @@ std::string format_preview(const ExperimentSpec& spec, const RunOptions& options
 
 std::string experiment_dir(const ExperimentSpec& spec, const std::string& results_root);
 // Fails, before any dataset is read or task run, when the results folder or its cells/ folder (cell
-// files and claims) cannot be written.
+// files and claims) cannot be written. Writes experiment.yaml there (experiment_header_yaml).
 RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& options);
 
 struct MergeReport {
