@@ -4,7 +4,6 @@
 #include <cmath>
 #include <sstream>
 
-#include "algorithms/tuning/tuning.hpp"
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
 
@@ -68,14 +67,14 @@ std::vector<std::map<std::string, std::string>> expand_grid(const std::string& t
   return points;
 }
 
-TuningSetup tuning_setup(const AlgorithmLookup& lookup, const Params& wrapper, double candidate_epsilon) {
-  const std::string who = "algorithm '" + wrapper.algorithm() + "'";
+TuningSetup tuning_setup(const TuningParams& t, double candidate_epsilon) {
+  const std::string who = "algorithm '" + t.name + "'";
   TuningSetup s;
-  s.base = &lookup(wrapper.get_string("base"));
+  s.base = &t.lookup(t.base);
   require(s.base->name != "private-selection" && s.base->name != "oracle-tuning", who,
           ": base '", s.base->name, "' is itself a tuning meta-algorithm");
-  const auto fixed = parse_assignments(wrapper.get_string("base_params"), who + ": base_params");
-  const auto grid = expand_grid(wrapper.get_string("grid"), who + ": grid");
+  const auto fixed = parse_assignments(t.base_params, who + ": base_params");
+  const auto grid = expand_grid(t.grid, who + ": grid");
   auto has = [&](const std::string& name) {
     return std::any_of(s.base->params.begin(), s.base->params.end(), [&](const ParamSpec& p) { return p.name == name; });
   };
@@ -92,7 +91,7 @@ TuningSetup tuning_setup(const AlgorithmLookup& lookup, const Params& wrapper, d
       require(k != "epsilon", who, ": base_params may not set epsilon (the meta-algorithm divides the budget)");
       require(has(k), who, ": base_params key '", k, "' is not a parameter of base '", s.base->name, "'");
     }
-    if (!given.count("strict") && has("strict")) given["strict"] = wrapper.text("strict");
+    if (!given.count("strict") && has("strict")) given["strict"] = t.strict ? "true" : "false";
     if (s.base->private_algorithm) given["epsilon"] = canonical_number(candidate_epsilon);
     s.candidates.push_back(resolve_params(s.base->name, s.base->params, given, who + " (grid point " + text + ")"));
     s.point_text.push_back(text);

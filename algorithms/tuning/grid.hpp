@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/tuning/tuning.hpp"
+#include "algorithms/tuning/entries.hpp"
 
 namespace dpf {
 
@@ -21,18 +21,18 @@ std::map<std::string, std::string> parse_assignments(const std::string& text, co
 // varying fastest (6 points here). Every key needs at least one value.
 std::vector<std::map<std::string, std::string>> expand_grid(const std::string& text, const std::string& what);
 
-// The tuning parameters shared by both meta-algorithms, read from the wrapper's resolved Params.
+// The candidates of a tuning configuration.
 struct TuningSetup {
   const AlgorithmInfo* base = nullptr;
   std::vector<Params> candidates;       // one per grid point, resolved against the base's schema
   std::vector<std::string> point_text;  // the grid point alone, "k=v;k=v" (for describe and results)
 };
 
-// Resolves every grid point of `wrapper` (params base, base_params, grid, strict) at the base's
-// `epsilon` = candidate_epsilon. The wrapper's `strict` is passed on unless base_params sets it. The
-// grid may not set epsilon (the meta-algorithm divides it) nor a key the base lacks (an error naming
-// the wrapper, the base and the key).
-TuningSetup tuning_setup(const AlgorithmLookup& lookup, const Params& wrapper, double candidate_epsilon);
+// Resolves every grid point of `t` (base, base_params, grid, strict) at the base's `epsilon` =
+// candidate_epsilon. The wrapper's `strict` is passed on unless base_params sets it. The grid may not
+// set epsilon (the meta-algorithm divides it) nor a key the base lacks (an error naming the wrapper,
+// the base and the key).
+TuningSetup tuning_setup(const TuningParams& t, double candidate_epsilon);
 
 // The score a candidate is judged by on validation rows it was not fitted on, larger is better:
 //   classification: the number of correctly predicted rows;

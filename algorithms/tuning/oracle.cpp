@@ -19,14 +19,13 @@ namespace {
 
 class OracleLearner : public Learner {
  public:
-  OracleLearner(AlgorithmLookup lookup, Params params) : lookup_(std::move(lookup)), params_(std::move(params)) {}
+  explicit OracleLearner(TuningParams p) : p_(std::move(p)) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
-    const double epsilon = params_.get_double("epsilon");
-    const TuningSetup setup = tuning_setup(lookup_, params_, epsilon);
+    const TuningSetup setup = tuning_setup(p_, p_.epsilon);
     require(setup.base->supports(data.task()), "oracle-tuning over '", setup.base->name, "': the base does not support ",
             to_string(data.task()));
-    const int k_folds = params_.get_int("inner_folds");
+    const int k_folds = p_.inner_folds;
     // Inner folds: row r goes to fold hash(r) mod k (data-independent; the same for every grid point).
     std::vector<std::vector<uint32_t>> folds(static_cast<std::size_t>(k_folds));
     const Rng fold_rng = ctx.rng.derive("inner-folds");
@@ -63,38 +62,39 @@ class OracleLearner : public Learner {
   }
 
  private:
-  AlgorithmLookup lookup_;
-  Params params_;
+  TuningParams p_;
 };
+
+const ParamSet<TuningParams>& oracle_params() {
+  using P = TuningParams;
+  static const ParamSet<P> set =
+      tuning_param_set("privacy budget ε of every candidate fit and of the final refit (the non-private selection is "
+                       "not accounted: the label says so)")
+          .add(&P::inner_folds, {.name = "inner_folds", .default_value = "3", .min = 2, .max = 20,
+                                 .doc = "k of the inner k-fold cross-validation on the training rows"});
+  return set;
+}
 
 }  // namespace
 
 AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
-  std::vector<ParamSpec> params = tuning_common_params("max_depth=3,5;n_trees=5,10");
-  params.insert(params.begin(), param::epsilon("privacy budget ε of every candidate fit and of the final refit (the "
-                                               "non-private selection is not accounted: the label says so)"));
-  params.push_back({.name = "inner_folds", .type = ParamType::kInt, .default_value = "3", .min = 2, .max = 20, .choices = {},
-                    .doc = "k of the inner k-fold cross-validation on the training rows"});
-  params.push_back(quirks_param({}));
   AlgorithmInfo a{
       .name = "oracle-tuning",
       .summary = "The oracle upper bound of tuning, not a private pipeline: every point of `grid` for `base` is "
                  "scored by non-private inner k-fold cross-validation on the training rows, the best is refitted on "
                  "all of them at ε. Labelled not DP whatever the base; never ranked with DP configurations",
       .papers = "benchmark",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .params = params,
-      .quirks = {},
-      .private_algorithm = true,
-      .privacy_status = {},
-      .privacy_bound = {},
-      .make = {}};
+      .tasks = {TaskKind::kClassification, TaskKind::kRegression}};
+  a.params = oracle_params().specs(a.quirks);
+  const TuningParams fixed{.name = a.name, .lookup = lookup};
+  auto resolve = [fixed](const Params& p) { return oracle_params().from(p, fixed); };
   a.privacy_status = [](const Params&, TaskKind) -> std::string {
     return "published, not epsilon-DP: oracle tuning, the hyper-parameters are chosen by non-private nested "
            "cross-validation on the training rows (an upper bound of tuning, not a private pipeline)";
   };
-  a.privacy_bound = [lookup](const Params& p, TaskKind task) {
-    const TuningSetup s = tuning_setup(lookup, p, p.get_double("epsilon"));
+  a.privacy_bound = [resolve](const Params& p, TaskKind task) {
+    const TuningParams t = resolve(p);
+    const TuningSetup s = tuning_setup(t, t.epsilon);
     PrivacyBound b{0.0, 0.0, 0.0};
     for (const Params& c : s.candidates) {
       if (!s.base->supports(task)) break;
@@ -104,8 +104,14 @@ AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
     }
     return b;
   };
-  a.make = [lookup](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    return std::make_unique<OracleLearner>(lookup, p);
+  a.make = learner_factory<OracleLearner>(oracle_params(), fixed);
+  // Every grid point inner_folds times on (k - 1) / k of the rows, then the chosen one on all of them.
+  a.inner = [resolve](const Params& p) {
+    const TuningParams t = resolve(p);
+    const TuningSetup s = tuning_setup(t, t.epsilon);
+    const double k = t.inner_folds;
+    return InnerFits{.algorithm = s.base->name, .candidates = s.candidates,
+                     .fits = static_cast<double>(s.candidates.size()) * k, .row_share = (k - 1) / k, .full_fits = 1.0};
   };
   return a;
 }

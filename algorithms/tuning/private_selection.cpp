@@ -40,20 +40,20 @@ constexpr double kSelectionFactor = 3.0;  // Liu & Talwar 2019, Thm 3.4: 3 eps_c
 
 class PrivateSelectionLearner : public Learner {
  public:
-  PrivateSelectionLearner(AlgorithmLookup lookup, Params params) : lookup_(std::move(lookup)), params_(std::move(params)) {}
+  explicit PrivateSelectionLearner(TuningParams p) : p_(std::move(p)) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
-    const double epsilon = params_.get_double("epsilon");
+    const double epsilon = p_.epsilon;
     const double eps_c = epsilon / kSelectionFactor;
-    const TuningSetup setup = tuning_setup(lookup_, params_, eps_c);
+    const TuningSetup setup = tuning_setup(p_, eps_c);
     const std::string who = "private-selection over '" + setup.base->name + "'";
     require(setup.base->private_algorithm, who, ": the base is not a private algorithm");
     require(setup.base->supports(data.task()), who, ": the base does not support ", to_string(data.task()));
-    const double gamma = params_.get_double("stop_probability");
+    const double gamma = p_.stop_probability;
     const double sensitivity = score_sensitivity(data.schema());
 
     std::vector<uint32_t> fit_rows, validation_rows;
-    split_validation(rows, params_.get_double("validation_fraction"), ctx.rng.derive("validation-split"), fit_rows,
+    split_validation(rows, p_.validation_fraction, ctx.rng.derive("validation-split"), fit_rows,
                      validation_rows);
 
     std::unique_ptr<Model> best;
@@ -97,24 +97,27 @@ class PrivateSelectionLearner : public Learner {
   }
 
  private:
-  AlgorithmLookup lookup_;
-  Params params_;
+  TuningParams p_;
 };
+
+const ParamSet<TuningParams>& private_selection_params() {
+  using P = TuningParams;
+  static const ParamSet<P> set =
+      tuning_param_set("total privacy budget ε of the whole tuned pipeline: every candidate run is ε/3-DP, the "
+                       "selection 3 x that (Liu & Talwar 2019, Thm 3.4)")
+          .add(&P::stop_probability,
+               {.name = "stop_probability", .default_value = "0.1", .min = 0, .max = 1, .min_exclusive = true,
+                .doc = "γ: after every candidate run, stop with probability γ (T ~ Geometric(γ), expected 1/γ runs)"})
+          .add(&P::validation_fraction,
+               {.name = "validation_fraction", .default_value = "0.2", .min = 0, .max = 0.9, .min_exclusive = true,
+                .doc = "share of the training rows (one data-independent coin per row) held out for the noisy "
+                       "validation score; the candidate is fitted on the rest"});
+  return set;
+}
 
 }  // namespace
 
 AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
-  std::vector<ParamSpec> params = tuning_common_params("max_depth=3,5;n_trees=5,10");
-  params.insert(params.begin(), param::epsilon("total privacy budget ε of the whole tuned pipeline: every candidate "
-                                               "run is ε/3-DP, the selection 3 x that (Liu & Talwar 2019, Thm 3.4)"));
-  params.push_back({.name = "stop_probability", .type = ParamType::kDouble, .default_value = "0.1", .min = 0, .max = 1,
-                    .min_exclusive = true, .choices = {},
-                    .doc = "γ: after every candidate run, stop with probability γ (T ~ Geometric(γ), expected 1/γ runs)"});
-  params.push_back({.name = "validation_fraction", .type = ParamType::kDouble, .default_value = "0.2", .min = 0,
-                    .max = 0.9, .min_exclusive = true, .choices = {},
-                    .doc = "share of the training rows (one data-independent coin per row) held out for the noisy "
-                           "validation score; the candidate is fitted on the rest"});
-  params.push_back(quirks_param({}));
   AlgorithmInfo a{
       .name = "private-selection",
       .summary = "Hyper-parameter tuning that is itself ε-DP: Liu & Talwar's random stopping (STOC 2019, Alg. 2, "
@@ -122,15 +125,13 @@ AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
                  "a fitting part of the training rows and scored with Laplace noise at ε/3 on the disjoint "
                  "validation part; the best noisy score wins; the whole pipeline is ε-DP",
       .papers = "benchmark",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .params = params,
-      .quirks = {},
-      .private_algorithm = true,
-      .privacy_status = {},
-      .privacy_bound = {},
-      .make = {}};
-  a.privacy_status = [lookup](const Params& p, TaskKind task) -> std::string {
-    const TuningSetup s = tuning_setup(lookup, p, p.get_double("epsilon") / kSelectionFactor);
+      .tasks = {TaskKind::kClassification, TaskKind::kRegression}};
+  a.params = private_selection_params().specs(a.quirks);
+  const TuningParams fixed{.name = a.name, .lookup = lookup};
+  auto resolve = [fixed](const Params& p) { return private_selection_params().from(p, fixed); };
+  a.privacy_status = [resolve](const Params& p, TaskKind task) -> std::string {
+    const TuningParams t = resolve(p);
+    const TuningSetup s = tuning_setup(t, t.epsilon / kSelectionFactor);
     if (!s.base->private_algorithm) return "published, not epsilon-DP: base '" + s.base->name + "' is not private";
     if (!s.base->supports(task))
       return "published, not epsilon-DP: base '" + s.base->name + "' does not support " + to_string(task);
@@ -142,9 +143,10 @@ AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
     }
     return kPureDpLabel;
   };
-  a.privacy_bound = [lookup](const Params& p, TaskKind task) {
-    const double eps_c = p.get_double("epsilon") / kSelectionFactor;
-    const TuningSetup s = tuning_setup(lookup, p, eps_c);
+  a.privacy_bound = [resolve](const Params& p, TaskKind task) {
+    const TuningParams t = resolve(p);
+    const double eps_c = t.epsilon / kSelectionFactor;
+    const TuningSetup s = tuning_setup(t, eps_c);
     PrivacyBound b{eps_c, eps_c, 0.0};  // the score alone costs eps_c; a fit may be bounded above that
     for (const Params& c : s.candidates) {
       if (!s.base->private_algorithm || !s.base->supports(task)) break;
@@ -154,8 +156,13 @@ AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
     }
     return PrivacyBound{kSelectionFactor * b.epsilon, kSelectionFactor * b.epsilon_conservative, b.delta};
   };
-  a.make = [lookup](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    return std::make_unique<PrivateSelectionLearner>(lookup, p);
+  a.make = learner_factory<PrivateSelectionLearner>(private_selection_params(), fixed);
+  // E[T] = 1 / gamma candidate fits on the fitting part (Geometric(gamma) runs, each a uniform grid point).
+  a.inner = [resolve](const Params& p) {
+    const TuningParams t = resolve(p);
+    const TuningSetup s = tuning_setup(t, t.epsilon / kSelectionFactor);
+    return InnerFits{.algorithm = s.base->name, .candidates = s.candidates, .fits = 1.0 / t.stop_probability,
+                     .row_share = 1.0 - t.validation_fraction, .full_fits = 0.0};
   };
   return a;
 }

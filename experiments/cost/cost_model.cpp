@@ -1,7 +1,6 @@
 #include "experiments/cost/cost_model.hpp"
 
 #include "algorithms/registry.hpp"
-#include "algorithms/tuning/grid.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -89,6 +88,12 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
     rows = n > 0 ? static_cast<double>(n) : 30000.0;
     features = synthetic_params(cell.dataset[6]).n_features;
     s.classes = synthetic_params(cell.dataset[6]).n_classes;
+  } else if (const LocalDataset* local = spec.local_dataset(cell.dataset)) {
+    // An own CSV file: its schema gives the features and classes; its row count is not read before
+    // the run (1,000 rows are assumed below).
+    features = static_cast<double>(local->features.size());
+    s.task = to_string(local->spec.task);
+    s.classes = local->spec.task == TaskKind::kRegression ? 1 : std::max<double>(2, static_cast<double>(local->spec.classes.size()));
   } else {
     try {
       const auto [id, variant] = split_dataset_spec(cell.dataset);
@@ -161,37 +166,35 @@ std::string cost_key(const Cell& cell) {
 
 namespace {
 
-// A tuning meta-algorithm (algorithms/tuning) fits its base many times on part of the training rows:
-// private-selection E[T] = 1 / stop_probability candidates on (1 - validation_fraction) of the rows,
-// each a uniformly drawn grid point; oracle-tuning every grid point inner_folds times on (k - 1) / k of
-// the rows, then the chosen one on all rows (the grid's mean is used for it). A base fit on a share q of
-// the rows costs q^r times the full one, r the base's row exponent.
-double tuned_task_seconds(const ExperimentSpec& spec, const Cell& cell, const TaskShape& shape) {
-  const TuningSetup setup =
-      tuning_setup([](const std::string& n) -> const AlgorithmInfo& { return find_algorithm(n); }, cell.params,
-                   cell.params.get_double("epsilon"));
-  double mean = 0.0, row_exponent = 0.0;
-  for (const Params& p : setup.candidates) {
-    Cell base = cell;
-    base.algorithm = setup.base->name;
+// The registry entry named `name`, or null for a name the cost table alone knows (rgv/published).
+const AlgorithmInfo* registry_entry(const std::string& name) {
+  for (const AlgorithmInfo& a : algorithm_table())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+// A meta-algorithm (AlgorithmInfo::inner, e.g. the tuning entries) fits another entry `fits` times on a
+// share q of the training rows and `full_fits` times on all of them, each fit a candidate drawn evenly
+// (the candidates' mean cost is used). A fit on a share q costs q^r times the full one, r the inner
+// entry's row exponent.
+double inner_task_seconds(const ExperimentSpec& spec, const Cell& cell, const InnerFits& inner, const TaskShape& shape) {
+  double mean = 0.0;
+  Cell base = cell;
+  base.algorithm = inner.algorithm;
+  for (const Params& p : inner.candidates) {
     base.params = p;
-    mean += estimated_task_seconds(spec, base) / static_cast<double>(setup.candidates.size());
-    row_exponent = cost_row(cost_key(base), shape.task).rows;
+    mean += estimated_task_seconds(spec, base) / static_cast<double>(inner.candidates.size());
   }
-  auto share = [&](double q) { return std::pow(q, row_exponent); };
-  if (cell.algorithm == "private-selection")
-    return mean * share(1.0 - cell.params.get_double("validation_fraction")) /
-           cell.params.get_double("stop_probability");
-  const double k = cell.params.get_int("inner_folds");
-  return mean * (static_cast<double>(setup.candidates.size()) * k * share((k - 1) / k) + 1.0);
+  const double row_exponent = cost_row(cost_key(base), shape.task).rows;
+  return mean * (inner.fits * std::pow(inner.row_share, row_exponent) + inner.full_fits);
 }
 
 }  // namespace
 
 double estimated_task_seconds(const ExperimentSpec& spec, const Cell& cell) {
   const TaskShape s = task_shape(spec, cell);
-  if (s.mirrored && (cell.algorithm == "private-selection" || cell.algorithm == "oracle-tuning"))
-    return tuned_task_seconds(spec, cell, s);
+  const AlgorithmInfo* info = registry_entry(cell.algorithm);
+  if (s.mirrored && info && info->inner) return inner_task_seconds(spec, cell, info->inner(cell.params), s);
   if (!s.mirrored) return 1e-6;  // its cells are skipped with a message
   const AlgorithmCost& c = cost_row(cost_key(cell), s.task);
   return std::exp(c.log_factor + c.trees * std::log(s.trees) + c.rows * std::log(s.train_rows) +
