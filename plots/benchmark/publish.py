@@ -114,9 +114,23 @@ def incomplete_blocks(outdir):
     return sum(1 for r in comp if r["status"] != "complete"), len(comp)
 
 
-def publish(outdir, pub_dir, readme, partial=False):
+def partial_banner(bad, total, subset=None):
+    """The line a partial copy's report opens with ("" for a complete run of the whole protocol). `subset`
+    says what a run of part of the protocol covers (e.g. "binary scope, epsilon 1"): its blocks can all be
+    complete, and it is still not the leaderboard."""
+    what = f" This run covers a subset of the protocol: {subset}." if subset else ""
+    if bad:
+        return (f"> **Partial run, not a complete leaderboard:** {bad} of {total} blocks are incomplete "
+                f"(incomplete.md); every rank below is over the complete blocks only.{what}\n\n")
+    if subset:
+        return f"> **Partial run, not a complete leaderboard:**{what} Every block of it is complete.\n\n"
+    return ""
+
+
+def publish(outdir, pub_dir, readme, partial=False, subset=None):
     """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block. An
-    incomplete run is refused unless `partial`; a partial copy says so in its report and the README block."""
+    incomplete run is refused unless `partial`; a partial copy says so in its report and the README block.
+    `subset` (with partial) names the part of the protocol a run covers; the copy then holds partial.txt."""
     import shutil
     bad, total = incomplete_blocks(outdir)
     if bad and not partial:
@@ -138,11 +152,12 @@ def publish(outdir, pub_dir, readme, partial=False):
                 return m.group(0)
             return (f"*({m.group(1)}: `{m.group(2)}` is not in this published copy; `make reproduce-benchmark` "
                     f"draws it in results/benchmark/leaderboard/)*")
-        if bad:
-            md = (f"> **Partial run, not a complete leaderboard:** {bad} of {total} blocks are incomplete "
-                  "(incomplete.md); every rank below is over the complete blocks only.\n\n" + md)
+        md = partial_banner(bad, total, subset if partial else None) + md
         with open(os.path.join(pub_dir, "leaderboard.md"), "w") as f:
             f.write(re.sub(r"!\[([^\]]*)\]\(([^)]+)\)", link, md))
+    if partial and subset:
+        with open(os.path.join(pub_dir, "partial.txt"), "w") as f:
+            f.write(f"A partial run: {subset} ({bad} of {total} blocks incomplete).\n")
     total = sum(os.path.getsize(os.path.join(pub_dir, n)) for n in os.listdir(pub_dir))
     print(f"published {len(os.listdir(pub_dir))} files ({total} bytes) to {pub_dir}")
     if readme:

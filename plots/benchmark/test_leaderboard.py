@@ -390,6 +390,17 @@ def test_publish_and_readme_block():
               "README block is reproducible from the published copy alone")
 
 
+def test_partial_banner():
+    # A run of part of the protocol (one scope, one epsilon) can have every block complete: only the
+    # subset it names marks it, and an incomplete run names its subset beside its incomplete blocks.
+    check(bench_publish.partial_banner(0, 10) == "", "a complete run of the whole protocol has no banner")
+    b = bench_publish.partial_banner(0, 10, "binary scope, epsilon 1")
+    check(b.startswith("> **Partial run, not a complete leaderboard:**") and "binary scope, epsilon 1" in b,
+          "a complete subset is marked partial, naming the subset")
+    b = bench_publish.partial_banner(3, 10, "binary scope")
+    check("3 of 10 blocks are incomplete" in b and "binary scope" in b, "an incomplete subset: both")
+
+
 def test_committed_readme_block():
     # When the repository carries a published leaderboard, README.md's block must be the one it gives.
     pub = os.path.join(ROOT, "results", "reference", "benchmark", "leaderboard")
@@ -408,7 +419,7 @@ def main():
             print("wrote " + os.path.join(d, "results.csv"))
         return
     for t in (test_labels, test_ranks, test_friedman, test_cd, test_wtl, test_complete, test_scope_rules, test_single_complete_label, test_end_to_end,
-              test_publish_and_readme_block, test_committed_readme_block):
+              test_publish_and_readme_block, test_partial_banner, test_committed_readme_block):
         print(f"-- {t.__name__}")
         t()
     print(f"{len(FAILURES)} failure(s)" if FAILURES else "all checks passed")
