@@ -1,13 +1,13 @@
 """The leaderboard (issue 16): ranks, critical-difference diagrams, metric-vs-epsilon panels, wins/ties/losses
 against the best non-private forest, and fit times, from the results of configs/benchmark/*.yaml.
 
-usage: python3 -m plots.benchmark.leaderboard [--publish DIR [--readme README.md] [--partial [SUBSET]]] RESULTS_DIR [RESULTS_DIR ...]
+usage: python3 -m plots.benchmark.leaderboard [--publish DIR [--readme README.md] [--partial [--subset TEXT]]] RESULTS_DIR [RESULTS_DIR ...]
 
 --publish copies the light outputs (the report, headline figure, ranks, summary, W/T/L, fit times,
 completeness) to DIR, e.g. results/reference/benchmark/leaderboard (tracked), and --readme rewrites the
 README's block between <!-- leaderboard:begin --> and <!-- leaderboard:end --> from that copy (with the finding and
 its caveats, generated). A run with incomplete blocks is not published unless --partial, which marks it;
---partial SUBSET also marks a run of part of the protocol (some configs or epsilons) whose blocks are complete.
+--partial --subset TEXT also marks a run of part of the protocol (some configs or epsilons) whose blocks are complete.
 
 Each RESULTS_DIR holds a results.csv from `dpforest run` (and, optionally, cells/*.error files of failed
 cells). Outputs go to <parent of the first RESULTS_DIR>/leaderboard/ (e.g. results/benchmark/leaderboard/):
@@ -45,13 +45,16 @@ def main(argv=None):
     ap.add_argument("results_dirs", nargs="+", metavar="RESULTS_DIR", help="a results folder of configs/benchmark")
     ap.add_argument("--publish", metavar="DIR", help="copy the light outputs to DIR (tracked in git)")
     ap.add_argument("--readme", metavar="README.md", help="with --publish: rewrite the README's leaderboard block")
-    ap.add_argument("--partial", nargs="?", const="", default=None, metavar="SUBSET",
-                    help="with --publish: publish an incomplete run, marked as partial (refused otherwise); SUBSET "
-                         "names the part of the protocol a run covers (e.g. \"binary scope, epsilon 1\"), which "
+    ap.add_argument("--partial", action="store_true",
+                    help="with --publish: publish an incomplete run, marked as partial (refused otherwise)")
+    ap.add_argument("--subset", metavar="TEXT",
+                    help="with --partial: the part of the protocol the run covers (e.g. \"binary scope, epsilon 1\"); "
                          "marks the copy partial even where every block of that part is complete")
     a = ap.parse_args(argv)
     if a.readme and not a.publish:
         ap.error("--readme needs --publish (the block is made from the published copy)")
+    if a.subset and not a.partial:
+        ap.error("--subset needs --partial (a subset of the protocol is a partial run)")
     dirs = [d.rstrip("/") for d in a.results_dirs]
     data = read_dirs(dirs)
     if not data.rows:
@@ -98,7 +101,7 @@ def main(argv=None):
             break
         print(line)
     if a.publish:
-        publish.publish(outdir, a.publish, a.readme, a.partial is not None, a.partial or None)
+        publish.publish(outdir, a.publish, a.readme, a.partial, a.subset)
 
 
 if __name__ == "__main__":

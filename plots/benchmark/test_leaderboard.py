@@ -290,6 +290,8 @@ def test_end_to_end():
         with open(os.path.join(out, "leaderboard.md")) as f:
             md = f.read()
         check("| classification | Flaky [DP] | 2 of 30 | 2880/3000 |" in md, "leaderboard.md: Flaky's incomplete blocks")
+        check("Lumberjack (δ=1e-6) is (ε, δ)-DP, ranked with the pure-ε algorithms" in md,
+              "leaderboard.md: the (ε, δ)-DP caveat names the run's δ labels")
         with open(os.path.join(out, "incomplete.md")) as f:
             detail = f.read()
         check("synthetic failure for the self test" in detail and "multi-e ε=0.3 (0/100)" in detail,
@@ -388,6 +390,13 @@ def test_publish_and_readme_block():
         check("| classification, all (N=6) | 1 | **Good** (" in text, "README block: Good is best at eps 1")
         check(bench_publish.update_readme(readme, bench_publish.readme_block(pub, "ref/benchmark/leaderboard"), check_only=True),
               "README block is reproducible from the published copy alone")
+        sub = os.path.join(tmp, "ref", "benchmark", "leaderboard-subset")
+        r = subprocess.run(LEADERBOARD + ["--publish", sub, "--partial", "--subset", "two configs, every epsilon"] + dirs,
+                           capture_output=True, text=True, cwd=ROOT)
+        with open(os.path.join(sub, "leaderboard.md")) as f:
+            smd = f.read()
+        check(r.returncode == 0 and "covers a subset of the protocol: two configs, every epsilon" in smd.split("\n")[0]
+              and os.path.exists(os.path.join(sub, "partial.txt")), "--partial --subset names the subset in the copy")
 
 
 def test_partial_banner():
