@@ -8,6 +8,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/privatree/grower.hpp"
 #include "core/privacy/mechanisms.hpp"
@@ -76,19 +77,11 @@ const ParamSet<PrivaTreeParams>& privatree_params() {
           .add(&P::max_depth,
                param::max_depth(3, "depth d of the complete tree (code default 3; experiments 4)", 1, 16))
           .add(&P::max_bins, param::max_bins(10, "equal-width bins per numerical feature (B, default 10)"))
-          .add(&P::success_prob, {.name = "leaf_label_success_prob",
-                                  .default_value = "0.99",
-                                  .min = 0,
-                                  .max = 1,
-                                  .min_exclusive = true,
-                                  .doc = "p_s: target probability of the correct leaf label in the leaf-budget formula "
-                                         "(privatree.md §3), < 1"})
-          .add(&P::leaf_share, {.name = "max_leaf_epsilon_share",
-                                .default_value = "0.5",
-                                .min = 0,
-                                .max = 1,
-                                .min_exclusive = true,
-                                .doc = "largest share of ε the leaves may get (privatree.md §3 step 3)"})
+          .add(&P::success_prob, param::share("leaf_label_success_prob", "0.99",
+                                              "p_s: target probability of the correct leaf label in the leaf-budget "
+                                              "formula (privatree.md §3), < 1"))
+          .add(&P::leaf_share,
+               param::share("max_leaf_epsilon_share", "0.5", "largest share of ε the leaves may get (privatree.md §3 step 3)"))
           .add(&P::strict, param::strict());
   return set;
 }
@@ -179,28 +172,19 @@ class PrivaTreeLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> privatree_algorithms() {
-  AlgorithmInfo a{
-      .name = "privatree",
-      .summary =
-          "PrivaTree (Vos et al., arXiv 2305.15394), the authors' HEAD 'fixed' variant: one complete greedy tree on "
-          "public equal-width bins, permute-and-flip splits on the Gini with a sensitivity from a geometric-noised "
-          "node size, permute-and-flip leaves, leaf budget from the worst-case PF error (privatree.md §3-§4). "
-          "Single tree (no n_trees). Defaults are PrivaTreeClassifier's (max_depth 3; the paper's experiments use 4). "
-          "strict: noisy n for the leaf budget and the global-sensitivity utility n(1 - Gini) instead of the noisy-n "
-          "Gini sensitivity",
-      .papers = "privatree",
-      .tasks = {TaskKind::kClassification},
-      .params = privatree_params().specs({}),
-      .privacy_status = [](const Params& p, TaskKind) -> std::string {
-        if (p.get_bool("strict")) return "epsilon-DP";
-        return "published, not epsilon-DP: the leaf budget reads the exact training-set size n (privatree.md §3 step "
-               "3), "
-               "and the split's Gini sensitivity from a noisy node size falls below the true sensitivity 1/(n+1) when "
-               "the "
-               "noisy size exceeds about 2n+1 (privatree.md §4, the authors' unproven claim)";
-      },
-      .make = learner_factory<PrivaTreeLearner>(privatree_params())};
-  return {a, privatree_v2_algorithm()};
+  AlgorithmInfo a = describe(
+      "privatree", "privatree", kClassificationTask,
+      "PrivaTree (Vos et al., arXiv 2305.15394), the authors' HEAD 'fixed' variant: one complete greedy tree on "
+      "public equal-width bins, permute-and-flip splits on the Gini with a sensitivity from a geometric-noised "
+      "node size, permute-and-flip leaves, leaf budget from the worst-case PF error (privatree.md §3-§4). "
+      "Single tree (no n_trees). Defaults are PrivaTreeClassifier's (max_depth 3; the paper's experiments use 4). "
+      "strict: noisy n for the leaf budget and the global-sensitivity utility n(1 - Gini) instead of the noisy-n "
+      "Gini sensitivity");
+  a.privacy_status = dp_when_strict(
+      "the leaf budget reads the exact training-set size n (privatree.md §3 step 3), and the split's Gini "
+      "sensitivity from a noisy node size falls below the true sensitivity 1/(n+1) when the noisy size exceeds "
+      "about 2n+1 (privatree.md §4, the authors' unproven claim)");
+  return {with_learner<PrivaTreeLearner>(a, privatree_params()), privatree_v2_algorithm()};
 }
 
 }  // namespace dpf

@@ -43,17 +43,16 @@ const ParamSet<PrivaTreeParams>& privatree_v2_params() {
           .add(&P::max_depth, param::max_depth(3, "largest depth d (code default 3; experiments 4)", 1, 16))
           .add(&P::max_bins, param::max_bins(10, "bins per numerical feature (B, default 10)"))
           .add(&P::quantile_bins,
-               {.name = "bins", .default_value = "quantiles",
-                .doc = "quantiles: exact quantile edges of the training rows (PrivaTree*, not private); uniform: HEAD's "
-                       "public edges"},
+               param::choice("bins", "quantiles",
+                             "quantiles: exact quantile edges of the training rows (PrivaTree*, not private); "
+                             "uniform: HEAD's public edges"),
                {{"quantiles", true}, {"uniform", false}})
-          .add(&P::success_prob, {.name = "leaf_label_success_prob", .default_value = "0.99", .min = 0, .max = 1,
-                                  .min_exclusive = true, .doc = "p_s in the leaf-budget formula (privatree.md §3), < 1"})
-          .add(&P::leaf_share, {.name = "max_leaf_epsilon_share", .default_value = "0.5", .min = 0, .max = 1,
-                                .min_exclusive = true, .doc = "largest share of ε the leaves may get"})
-          .add(&P::strict, {.name = "strict", .default_value = "false",
-                            .doc = "no repaired variant here: the repaired algorithm is `privatree` (HEAD); true is "
-                                   "refused"});
+          .add(&P::success_prob,
+               param::share("leaf_label_success_prob", "0.99", "p_s in the leaf-budget formula (privatree.md §3), < 1"))
+          .add(&P::leaf_share, param::share("max_leaf_epsilon_share", "0.5", "largest share of ε the leaves may get"))
+          .add(&P::strict, param::flag("strict", false,
+                                       "no repaired variant here: the repaired algorithm is `privatree` (HEAD); true "
+                                       "is refused"));
   return set;
 }
 
@@ -142,31 +141,22 @@ class PrivaTreeV2Learner : public Learner {
 }  // namespace
 
 AlgorithmInfo privatree_v2_algorithm() {
-  AlgorithmInfo a{
-      .name = "privatree-v2",
-      .summary =
-          "PrivaTree as in arXiv v2 (authors' code 2aff7a0, privatree.md §5): noisy per-class histograms per feature, "
-          "the smallest noisy Gini taken deterministically, data-dependent stopping, permute-and-flip leaves; bins "
-          "from "
-          "exact quantiles of the training rows (the paper's PrivaTree*, use_private_quantiles = False) or uniform. "
-          "Published, not epsilon-DP; the JointExp private quantiles of the paper's default are not implemented",
-      .papers = "privatree (the arXiv-v2 code, for comparison with the paper)",
-      .tasks = {TaskKind::kClassification},
-      .params = privatree_v2_params().specs({}),
-      .privacy_status = [](const Params& p, TaskKind) -> std::string {
-        std::string s = "published, not epsilon-DP: ";
-        if (p.get_string("bins") == "quantiles") s += "bin edges are exact quantiles of the training rows; ";
-        return s +
-               "stops on pure nodes and on fewer than 2 rows, the leaf budget reads the exact n, and the p features' "
-               "noisy histograms at one node cost p epsilon_node, not epsilon_node (privatree.md §5)";
-      },
-      .privacy_bound =
-          [](const Params&, TaskKind) {
-            const double inf = std::numeric_limits<double>::infinity();
-            return PrivacyBound{inf, inf, 0.0};
-          },
-      .make = learner_factory<PrivaTreeV2Learner>(privatree_v2_params())};
-  return a;
+  AlgorithmInfo a = describe(
+      "privatree-v2", "privatree (the arXiv-v2 code, for comparison with the paper)", kClassificationTask,
+      "PrivaTree as in arXiv v2 (authors' code 2aff7a0, privatree.md §5): noisy per-class histograms per feature, "
+      "the smallest noisy Gini taken deterministically, data-dependent stopping, permute-and-flip leaves; bins from "
+      "exact quantiles of the training rows (the paper's PrivaTree*, use_private_quantiles = False) or uniform. "
+      "Published, not epsilon-DP; the JointExp private quantiles of the paper's default are not implemented");
+  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
+    std::string s = "published, not epsilon-DP: ";
+    if (p.get_string("bins") == "quantiles") s += "bin edges are exact quantiles of the training rows; ";
+    return s +
+           "stops on pure nodes and on fewer than 2 rows, the leaf budget reads the exact n, and the p features' "
+           "noisy histograms at one node cost p epsilon_node, not epsilon_node (privatree.md §5)";
+  };
+  // No data-independent bound: the quantile edges read the rows, and a node costs p epsilon_node (header).
+  a.privacy_bound = [](const Params&, TaskKind) { return PrivacyBound{HUGE_VAL, HUGE_VAL, 0.0}; };
+  return with_learner<PrivaTreeV2Learner>(a, privatree_v2_params());
 }
 
 }  // namespace dpf
