@@ -177,22 +177,14 @@ const ParamSet<CartParams>& ert_params() {
 }  // namespace
 
 std::vector<AlgorithmInfo> cart_algorithms() {
-  auto non_private = [](const Params&, TaskKind) { return std::string("non-private"); };
-  AlgorithmInfo rf{.name = "rf",
-                   .summary = "Breiman random forest: bootstrap, CART splits over K random features (sklearn semantics)",
-                   .papers = "dipreme, dipreme-v1, smooth-rdf, matrix-rf, multinomial-rf",
-                   .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-                   .params = rf_params().specs({}),
-                   .private_algorithm = false,
-                   .privacy_status = non_private,
-                   .make = learner_factory<CartLearner>(rf_params(), CartParams{.name = "rf"})};
-  AlgorithmInfo ert = rf;
-  ert.name = "ert";
-  ert.summary = "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K";
-  ert.papers = "dipreme, dipreme-v1";
-  ert.params = ert_params().specs({});
-  ert.make = learner_factory<CartLearner>(ert_params(), CartParams{.name = "ert", .random_thresholds = true});
-  return {rf, ert};
+  AlgorithmInfo rf = describe_non_private(
+      "rf", "dipreme, dipreme-v1, smooth-rdf, matrix-rf, multinomial-rf", kBothTasks,
+      "Breiman random forest: bootstrap, CART splits over K random features (sklearn semantics)");
+  AlgorithmInfo ert = describe_non_private(
+      "ert", "dipreme, dipreme-v1", kBothTasks,
+      "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K");
+  return {with_learner<CartLearner>(rf, rf_params(), CartParams{.name = "rf"}),
+          with_learner<CartLearner>(ert, ert_params(), CartParams{.name = "ert", .random_thresholds = true})};
 }
 
 }  // namespace dpf

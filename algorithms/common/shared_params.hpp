@@ -23,4 +23,15 @@ ParamSpec vote(std::string default_value, std::vector<std::string> choices, std:
 ParamSpec max_bins(int default_value, std::string doc, int min = 2, int max = 255);
 ParamSpec strict();  // bool, default false: the repaired, epsilon-DP variant where the published one is not
 
+// A family's own parameters, one line each. A number's default is its canonical text, as `dpforest list`
+// shows it.
+ParamSpec real(std::string name, std::string default_value, double min, double max, std::string doc);  // [min, max]
+ParamSpec positive(std::string name, std::string default_value, double max, std::string doc);         // (0, max]
+ParamSpec probability(std::string name, std::string default_value, std::string doc);                  // [0, 1]
+ParamSpec share(std::string name, std::string default_value, std::string doc);                        // (0, 1]
+ParamSpec count(std::string name, int default_value, double min, double max, std::string doc);        // int
+ParamSpec flag(std::string name, bool default_value, std::string doc);                                // bool
+// A string whose choices the ParamSet fills from its mapping (ParamSet::add with values).
+ParamSpec choice(std::string name, std::string default_value, std::string doc);
+
 }  // namespace dpf::param

@@ -337,20 +337,16 @@ class CompRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> comprf_algorithms() {
-  AlgorithmInfo c{.name = "comprf-c",
-                  .summary = "Comparison-based RF with unsupervised pivots (Haghiri et al. 2018; multinomial-rf.md §2.4), "
-                             "one-vs-one for multiclass",
-                  .papers = "multinomial-rf",
-                  .tasks = {TaskKind::kClassification},
-                  .params = comp_params().specs({}),
-                  .private_algorithm = false,
-                  .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
-                  .make = learner_factory<CompRfLearner>(comp_params(), CompParams{.name = "comprf-c"})};
-  AlgorithmInfo i = c;
-  i.name = "comprf-i";
-  i.summary = "Comparison-based RF with supervised pivots of different labels (Haghiri et al. 2018), one-vs-one";
-  i.make = learner_factory<CompRfLearner>(comp_params(), CompParams{.name = "comprf-i", .supervised = true});
-  return {c, i};
+  return {with_learner<CompRfLearner>(
+              describe_non_private("comprf-c", "multinomial-rf", kClassificationTask,
+                                   "Comparison-based RF with unsupervised pivots (Haghiri et al. 2018; multinomial-rf.md "
+                                   "§2.4), one-vs-one for multiclass"),
+              comp_params(), CompParams{.name = "comprf-c"}),
+          with_learner<CompRfLearner>(
+              describe_non_private("comprf-i", "multinomial-rf", kClassificationTask,
+                                   "Comparison-based RF with supervised pivots of different labels (Haghiri et al. "
+                                   "2018), one-vs-one"),
+              comp_params(), CompParams{.name = "comprf-i", .supervised = true})};
 }
 
 }  // namespace dpf

@@ -290,25 +290,21 @@ class DpDfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_df_algorithms() {
-  AlgorithmInfo a{
-      .name = "dp-df",
-      .summary =
-          "DP-DF (Fletcher & Islam 2015): binned inputs, noisy counts, Gini-gain EM with local sensitivity, "
-          "diverse roots, confidence-weighted vote",
-      .papers = "dipreme, dipreme-v1",
-      .tasks = {TaskKind::kClassification},
-      .quirks = {
-          {"authors_asrun",
-           "the DiPriMe authors' copy stores split values as strings, so no test record is ever routed and every "
-           "prediction is the root's noisy majority (dipreme.md §3.5 bug 1); also counts only the classes present "
-           "and stops on true-data purity (P10). Trees here still stop at h (the as-run depth limit was broken, "
-           "bug 2, which changed no prediction)"},
-          {"half_epsilon",
-           "the notebooks ran DP-DF at ε/2 (the sweeps) and at 1.0 for the nominal 2 (Table 2) (dipreme.md §6.4 item "
-           "3)",
-           /*privacy_neutral=*/true},
-      }};
-  a.params = dp_df_params().specs(a.quirks);
+  AlgorithmInfo a = describe(
+      "dp-df", "dipreme, dipreme-v1", kClassificationTask,
+      "DP-DF (Fletcher & Islam 2015): binned inputs, noisy counts, Gini-gain EM with local sensitivity, "
+      "diverse roots, confidence-weighted vote");
+  a.quirks = {
+      {"authors_asrun",
+       "the DiPriMe authors' copy stores split values as strings, so no test record is ever routed and every "
+       "prediction is the root's noisy majority (dipreme.md §3.5 bug 1); also counts only the classes present "
+       "and stops on true-data purity (P10). Trees here still stop at h (the as-run depth limit was broken, "
+       "bug 2, which changed no prediction)"},
+      {"half_epsilon",
+       "the notebooks ran DP-DF at ε/2 (the sweeps) and at 1.0 for the nominal 2 (Table 2) (dipreme.md §6.4 item "
+       "3)",
+       /*privacy_neutral=*/true},
+  };
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
     std::string s =
@@ -318,8 +314,7 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
       s += "; the occupancy depth rule reads the exact n, private under add/remove-one (P11)";
     return s;
   };
-  a.make = learner_factory<DpDfLearner>(dp_df_params());
-  return {a};
+  return {with_learner<DpDfLearner>(a, dp_df_params())};
 }
 
 }  // namespace dpf

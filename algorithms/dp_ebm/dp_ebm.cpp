@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/dp_ebm/binning.hpp"
 #include "algorithms/dp_ebm/boosting.hpp"
@@ -317,25 +318,19 @@ class DpEbmLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_ebm_algorithms() {
-  AlgorithmInfo a{
-      .name = "dp-ebm",
-      .summary = "DP-EBM (Nori et al. 2021, InterpretML): private binning on public bounds, cyclic boosting of "
-                 "single-feature random-cut trees with Gaussian leaf sums, Gaussian-DP composition; an additive model",
-      .papers = "dp-ebm",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .quirks = {
-          {"paper_code",
-           "the v0.2.6 code behind the ICML 2021 numbers (dp-ebm.md §10): binning targets max_bins (not max_bins - 1) "
-           "bins on a 2 max_bins grid, noisy counts rounded and clipped at 1, features boosted in natural order, and "
-           "random cuts may fall on the empty missing bin's edge (a wasted cut). Data-independent or post-processing",
-           /*privacy_neutral=*/true},
-      }};
-  a.binary_classification_only = true;  // the library's DP mode classifies two classes (dp-ebm.md §1)
-  a.params = dp_ebm_params().specs(a.quirks);
-  a.privacy_bound = [](const Params& p, TaskKind) {
-    const double e = p.get_double("epsilon");
-    return PrivacyBound{e, e, p.get_double("delta")};
+  AlgorithmInfo a = describe(
+      "dp-ebm", "dp-ebm", kBothTasks,
+      "DP-EBM (Nori et al. 2021, InterpretML): private binning on public bounds, cyclic boosting of "
+      "single-feature random-cut trees with Gaussian leaf sums, Gaussian-DP composition; an additive model");
+  a.quirks = {
+      {"paper_code",
+       "the v0.2.6 code behind the ICML 2021 numbers (dp-ebm.md §10): binning targets max_bins (not max_bins - 1) "
+       "bins on a 2 max_bins grid, noisy counts rounded and clipped at 1, features boosted in natural order, and "
+       "random cuts may fall on the empty missing bin's edge (a wasted cut). Data-independent or post-processing",
+       /*privacy_neutral=*/true},
   };
+  a.binary_classification_only = true;  // the library's DP mode classifies two classes (dp-ebm.md §1)
+  a.privacy_bound = nominal_epsilon_delta;
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     // Strict: n replaced by the noisy total, the schema's category list noised in full, regression
     // gradients clipped to [-R, R] (dp-ebm.md §9 fixes); the ledger then covers the whole release.
@@ -348,8 +343,7 @@ std::vector<AlgorithmInfo> dp_ebm_algorithms() {
       s += "; regression residuals F - y are not clipped to the range R that calibrates the noise (§9 item 1)";
     return s;
   };
-  a.make = learner_factory<DpEbmLearner>(dp_ebm_params());
-  return {a};
+  return {with_learner<DpEbmLearner>(a, dp_ebm_params())};
 }
 
 }  // namespace dpf

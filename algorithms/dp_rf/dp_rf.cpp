@@ -293,21 +293,17 @@ class DpRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_rf_algorithms() {
-  AlgorithmInfo a{
-      .name = "dp-rf",
-      .summary =
-          "DP-RF (Patil & Singh 2014) as the DiPriMe authors ran it: binned inputs, multi-way splits, "
-          "noisy counts (clf) / noisy means (reg), one shared subsample",
-      .papers = "dipreme",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .quirks = {
-          {"dprf_reg_split_eps",
-           "regression: the authors' dprf_Reg.py exponentiates with the whole per-tree ε_tree instead of "
-           "ε_tree/(2(d_max+1)) at every split, overspending the budget (dipreme.md §3.4, §4 P8); the ledger "
-           "shows the epsilon actually spent",
-           /*privacy_neutral=*/true},
-      }};
-  a.params = dp_rf_params().specs(a.quirks);
+  AlgorithmInfo a = describe(
+      "dp-rf", "dipreme", kBothTasks,
+      "DP-RF (Patil & Singh 2014) as the DiPriMe authors ran it: binned inputs, multi-way splits, "
+      "noisy counts (clf) / noisy means (reg), one shared subsample");
+  a.quirks = {
+      {"dprf_reg_split_eps",
+       "regression: the authors' dprf_Reg.py exponentiates with the whole per-tree ε_tree instead of "
+       "ε_tree/(2(d_max+1)) at every split, overspending the budget (dipreme.md §3.4, §4 P8); the ledger "
+       "shows the epsilon actually spent",
+       /*privacy_neutral=*/true},
+  };
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     const bool exact_n = p.get_int("occupancy") > 0 && !p.get_bool("strict");
     if (task == TaskKind::kClassification || p.get_bool("strict")) {
@@ -350,8 +346,7 @@ std::vector<AlgorithmInfo> dp_rf_algorithms() {
     }
     return b;
   };
-  a.make = learner_factory<DpRfLearner>(dp_rf_params());
-  return {a};
+  return {with_learner<DpRfLearner>(a, dp_rf_params())};
 }
 
 }  // namespace dpf

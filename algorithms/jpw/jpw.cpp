@@ -121,34 +121,29 @@ class JpwLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> jpw_algorithms() {
-  AlgorithmInfo a{
-      .name = "jpw",
-      .summary =
-          "JPW random decision trees (Jagannathan et al. 2009/2012) as Fletcher & Islam ran them: 10 random "
-          "trees of depth min(m/2, log_b n - 1) on all rows with epsilon/tau each, noisy leaf counts",
-      .papers = "smooth-rdf",
-      .tasks = {TaskKind::kClassification},
-      .params = jpw_params().specs({}),
-      .privacy_status = [](const Params& p, TaskKind) -> std::string {
-        if (p.get_bool("strict")) return "epsilon-DP";
-        std::string why;
-        auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
-        if (p.get_string("domains") == "training")
-          add("feature domains, the class set (and, for depth_rule jpw, the branching factor) come from the training "
-              "rows "
-              "(smooth-rdf.md §1.2)");
-        if (p.get_string("depth_rule") == "jpw")
-          add("the depth min(m/2, log_b n - 1) reads the exact n, private under add/remove-one");
-        if (p.get_string("version") == "coded")
-          add("tied noisy counts go to the class seen first among the leaf's rows (row order), and empty leaves get a "
-              "uniform "
-              "label instead of the noisy-count argmax");
-        if (why.empty()) return "epsilon-DP";
-        return "published, not epsilon-DP: " + why +
-               "; strict repairs each (the leaf noise itself is the Laplace mechanism)";
-      },
-      .make = learner_factory<JpwLearner>(jpw_params())};
-  return {a};
+  AlgorithmInfo a = describe(
+      "jpw", "smooth-rdf", kClassificationTask,
+      "JPW random decision trees (Jagannathan et al. 2009/2012) as Fletcher & Islam ran them: 10 random "
+      "trees of depth min(m/2, log_b n - 1) on all rows with epsilon/tau each, noisy leaf counts");
+  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
+    if (p.get_bool("strict")) return "epsilon-DP";
+    std::string why;
+    auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+    if (p.get_string("domains") == "training")
+      add("feature domains, the class set (and, for depth_rule jpw, the branching factor) come from the training "
+          "rows "
+          "(smooth-rdf.md §1.2)");
+    if (p.get_string("depth_rule") == "jpw")
+      add("the depth min(m/2, log_b n - 1) reads the exact n, private under add/remove-one");
+    if (p.get_string("version") == "coded")
+      add("tied noisy counts go to the class seen first among the leaf's rows (row order), and empty leaves get a "
+          "uniform "
+          "label instead of the noisy-count argmax");
+    if (why.empty()) return "epsilon-DP";
+    return "published, not epsilon-DP: " + why +
+           "; strict repairs each (the leaf noise itself is the Laplace mechanism)";
+  };
+  return {with_learner<JpwLearner>(a, jpw_params())};
 }
 
 }  // namespace dpf

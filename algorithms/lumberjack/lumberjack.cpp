@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/lumberjack/calibration.hpp"
 #include "algorithms/lumberjack/tree.hpp"
@@ -269,36 +270,26 @@ class LumberjackLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> lumberjack_algorithms() {
-  AlgorithmInfo a{
-      .name = "lumberjack",
-      .summary =
-          "Lumberjack (Lebeda et al. 2026): deep data-independent random trees on all rows, pruned by an "
-          "(eps, delta)-DP Gaussian sparse-histogram heavy-hitter test, noisy-count leaves, majority vote",
-      .papers = "lumberjack",
-      .tasks = {TaskKind::kClassification},
-      .quirks = {
-          {"as_coded_suppression",
-           "dp_alternative_sparse.py lines 950-962: nodes with n <= 2 are suppressed deterministically and a node is "
-           "heavy iff n + N(0, sigma^2) >= tau; the GSHM calibration (p = Phi(tau/sigma)) does not cover a 2 -> 3 "
-           "change, so the release is not certified (lumberjack.md §4.2-§4.3). Default: only n = 0 suppressed, "
-           "integer threshold ceil(tau) + 2 (covers an appearing count of 1 under discrete noise)"},
-          {"argmin_threshold",
-           "threshold_calculator.py: invalid (sigma, tau) candidates are stored as tau = -1 and argmin picks them, "
-           "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
-           "changes nothing when sigma_min is valid (every worked setting of §3.2)"},
-      }};
-  a.params = lumberjack_params().specs(a.quirks);
-  a.privacy_bound = [](const Params& p, TaskKind) {
-    const double e = p.get_double("epsilon");
-    return PrivacyBound{e, e, p.get_double("delta")};
+  AlgorithmInfo a = describe(
+      "lumberjack", "lumberjack", kClassificationTask,
+      "Lumberjack (Lebeda et al. 2026): deep data-independent random trees on all rows, pruned by an "
+      "(eps, delta)-DP Gaussian sparse-histogram heavy-hitter test, noisy-count leaves, majority vote");
+  a.quirks = {
+      {"as_coded_suppression",
+       "dp_alternative_sparse.py lines 950-962: nodes with n <= 2 are suppressed deterministically and a node is "
+       "heavy iff n + N(0, sigma^2) >= tau; the GSHM calibration (p = Phi(tau/sigma)) does not cover a 2 -> 3 "
+       "change, so the release is not certified (lumberjack.md §4.2-§4.3). Default: only n = 0 suppressed, "
+       "integer threshold ceil(tau) + 2 (covers an appearing count of 1 under discrete noise)"},
+      {"argmin_threshold",
+       "threshold_calculator.py: invalid (sigma, tau) candidates are stored as tau = -1 and argmin picks them, "
+       "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
+       "changes nothing when sigma_min is valid (every worked setting of §3.2)"},
   };
-  a.privacy_status = [](const Params&, TaskKind) -> std::string {
-    // strict changes nothing: the default is already the repaired form (public classes and bounds,
-    // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
-    return kApproxDpLabel;
-  };
-  a.make = learner_factory<LumberjackLearner>(lumberjack_params());
-  return {a};
+  a.privacy_bound = nominal_epsilon_delta;
+  // strict changes nothing: the default is already the repaired form (public classes and bounds,
+  // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
+  a.privacy_status = [](const Params&, TaskKind) -> std::string { return kApproxDpLabel; };
+  return {with_learner<LumberjackLearner>(a, lumberjack_params())};
 }
 
 }  // namespace dpf

@@ -3,6 +3,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/mrf/mrf.hpp"
 #include "algorithms/mrf/mrf_strict.hpp"
@@ -152,33 +153,21 @@ const ParamSet<MrfParams>& mrf_dp_params() {
 }  // namespace
 
 std::vector<AlgorithmInfo> mrf_algorithms() {
-  AlgorithmInfo a{.name = "multinomial-rf",
-                  .summary = "Multinomial random forest (Bai et al.): S/E partition per tree, softmax draws of feature "
-                             "(B1) and value (B2) over min-max normalised Gini decreases, majority (B3 = inf) or softmax "
-                             "(B3) leaf labels",
-                  .papers = "multinomial-rf",
-                  .tasks = {TaskKind::kClassification},
-                  .params = mrf_params().specs({}),
-                  .private_algorithm = false,
-                  .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
-                  .make = learner_factory<MrfLearner>(mrf_params(), MrfParams{.name = "multinomial-rf"})};
-  AlgorithmInfo d{.name = "multinomial-rf-dp",
-                  .summary = "MRF in its privacy mode (§3.4, Lemmas 5-7, Theorem 2 as reconstructed in §1.10): depth "
-                             "cap d, B1 = B2 = ε/(2Md), B3 = ε/M, label mechanism over all classes at every leaf",
-                  .papers = "multinomial-rf",
-                  .tasks = {TaskKind::kClassification},
-                  .params = mrf_dp_params().specs({}),
-                  .private_algorithm = true,
-                  .make = learner_factory<MrfLearner>(mrf_dp_params(), MrfParams{.name = "multinomial-rf-dp", .dp = true})};
-  d.privacy_status = [](const Params& q, TaskKind) {
-    if (q.get_bool("strict")) return std::string("epsilon-DP");
-    return std::string(
-        "published, not epsilon-DP: the candidate thresholds (data values and midpoints), the candidate-feature "
-        "set and the k-based and purity stops depend on the data, and the min-max normalisation over "
-        "data-dependent candidates has unbounded sensitivity (multinomial-rf.md §1.10; strict=true repairs "
-        "them); the ledger composes the paper's claimed B1, B2, B3");
-  };
-  return {a, d};
+  AlgorithmInfo a = describe_non_private(
+      "multinomial-rf", "multinomial-rf", kClassificationTask,
+      "Multinomial random forest (Bai et al.): S/E partition per tree, softmax draws of feature (B1) and value (B2) "
+      "over min-max normalised Gini decreases, majority (B3 = inf) or softmax (B3) leaf labels");
+  AlgorithmInfo d = describe(
+      "multinomial-rf-dp", "multinomial-rf", kClassificationTask,
+      "MRF in its privacy mode (§3.4, Lemmas 5-7, Theorem 2 as reconstructed in §1.10): depth cap d, "
+      "B1 = B2 = ε/(2Md), B3 = ε/M, label mechanism over all classes at every leaf");
+  d.privacy_status = dp_when_strict(
+      "the candidate thresholds (data values and midpoints), the candidate-feature set and the k-based and purity "
+      "stops depend on the data, and the min-max normalisation over data-dependent candidates has unbounded "
+      "sensitivity (multinomial-rf.md §1.10; strict=true repairs them); the ledger composes the paper's claimed "
+      "B1, B2, B3");
+  return {with_learner<MrfLearner>(a, mrf_params(), MrfParams{.name = "multinomial-rf"}),
+          with_learner<MrfLearner>(d, mrf_dp_params(), MrfParams{.name = "multinomial-rf-dp", .dp = true})};
 }
 
 }  // namespace dpf

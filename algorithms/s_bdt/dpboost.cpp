@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/s_bdt/dpboost_tree.hpp"
 #include "algorithms/s_bdt/model.hpp"
@@ -186,29 +187,18 @@ std::unique_ptr<Model> DpboostLearner::fit(const Dataset& data, std::span<const 
 }  // namespace
 
 std::vector<AlgorithmInfo> dpboost_algorithms() {
-  AlgorithmInfo a{
-      .name = "dpboost",
-      .summary = "DPBoost (Li et al., AAAI 2020) on S-BDT's boosting path: GDF, geometric leaf clipping, "
-                 "exponential-mechanism splits on a public grid, Laplace leaves, disjoint rows per tree; one ensemble",
-      .papers = "s-bdt",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .quirks = {}};
+  AlgorithmInfo a = describe(
+      "dpboost", "s-bdt", kBothTasks,
+      "DPBoost (Li et al., AAAI 2020) on S-BDT's boosting path: GDF, geometric leaf clipping, "
+      "exponential-mechanism splits on a public grid, Laplace leaves, disjoint rows per tree; one ensemble");
   a.binary_classification_only = true;  // the authors' code classifies two classes (s-bdt.md §1)
-  a.params = dpboost_params().specs(a.quirks);
-  a.privacy_bound = [](const Params& p, TaskKind) {
-    const double e = p.get_double("epsilon");
-    // As published the trees' parallel composition is claimed; summed, T epsilon.
-    return PrivacyBound{e, p.get_bool("strict") ? e : e * p.get_int("n_trees"), 0.0};
-  };
-  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
-    if (p.get_bool("strict")) return kPureDpLabel;
-    return "published, not epsilon-DP: tree t takes floor(n eta (1 - eta)^t / (1 - (1 - eta)^T)) rows of the unused "
-           "pool, a count read from the private training-set size, and one added record moves others between trees, "
-           "so the claimed parallel composition does not hold (s-bdt.md §7 F9); strict: true assigns each record to "
-           "a tree independently up front";
-  };
-  a.make = learner_factory<DpboostLearner>(dpboost_params());
-  return {a};
+  // As published the trees' parallel composition is claimed; summed, T epsilon.
+  a.privacy_bound = trees_summed_unless_strict;
+  a.privacy_status = dp_when_strict(
+      "tree t takes floor(n eta (1 - eta)^t / (1 - (1 - eta)^T)) rows of the unused pool, a count read from the "
+      "private training-set size, and one added record moves others between trees, so the claimed parallel "
+      "composition does not hold (s-bdt.md §7 F9); strict: true assigns each record to a tree independently up front");
+  return {with_learner<DpboostLearner>(a, dpboost_params())};
 }
 
 }  // namespace dpf

@@ -134,27 +134,19 @@ std::string smooth_rdf_status(const Params& p, TaskKind) {
 }  // namespace
 
 std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
-  AlgorithmInfo a{.name = "smooth-rdf",
-                  .summary = "Fletcher & Islam 2017 random decision forest: data-independent random trees (Table-4 "
-                             "depth), disjoint data per tree, leaf label by the exponential mechanism with smooth "
-                             "sensitivity e^(-j eps), empty leaves uniform, majority vote",
-                  .papers = "smooth-rdf",
-                  .tasks = {TaskKind::kClassification},
-                  .params = smooth_rdf_params().specs({}),
-                  .privacy_status = smooth_rdf_status,
-                  .make = learner_factory<RdfLearner>(smooth_rdf_params(), RdfParams{.name = "smooth-rdf"})};
-  AlgorithmInfo np{.name = "rdf-nonprivate",
-                   .summary = "the smooth-rdf forest with epsilon = infinity (Fig. 10 'non-private'): true majority "
-                              "label per leaf, ties to the first class, empty leaves uniform; all data in every tree "
-                              "by default",
-                   .papers = "smooth-rdf",
-                   .tasks = {TaskKind::kClassification},
-                   .params = nonprivate_params().specs({}),
-                   .private_algorithm = false,
-                   .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
-                   .make = learner_factory<RdfLearner>(
-                       nonprivate_params(), RdfParams{.name = "rdf-nonprivate", .mechanism = LeafMechanism::kMajority})};
-  return {a, np};
+  AlgorithmInfo a = describe(
+      "smooth-rdf", "smooth-rdf", kClassificationTask,
+      "Fletcher & Islam 2017 random decision forest: data-independent random trees (Table-4 depth), disjoint data "
+      "per tree, leaf label by the exponential mechanism with smooth sensitivity e^(-j eps), empty leaves uniform, "
+      "majority vote");
+  a.privacy_status = smooth_rdf_status;
+  AlgorithmInfo np = describe_non_private(
+      "rdf-nonprivate", "smooth-rdf", kClassificationTask,
+      "the smooth-rdf forest with epsilon = infinity (Fig. 10 'non-private'): true majority label per leaf, ties to "
+      "the first class, empty leaves uniform; all data in every tree by default");
+  return {with_learner<RdfLearner>(a, smooth_rdf_params(), RdfParams{.name = "smooth-rdf"}),
+          with_learner<RdfLearner>(np, nonprivate_params(),
+                                   RdfParams{.name = "rdf-nonprivate", .mechanism = LeafMechanism::kMajority})};
 }
 
 }  // namespace dpf
