@@ -144,23 +144,15 @@ ParamSet<CartParams> cart_set(bool bootstrap_default) {
       .add(&P::n_trees, param::n_trees(100))
       .add(&P::max_depth, param::max_depth(0, "maximum depth (0: unlimited)", 0, 64))
       .add(&P::max_features, param::max_features("K candidate features per split (0: sqrt(D) clf, D reg)"))
-      .add(&P::min_samples_leaf,
-           {.name = "min_samples_leaf", .default_value = "1", .min = 1, .max = 1e9, .doc = "minimum rows per leaf"})
-      .add(&P::min_samples_split, {.name = "min_samples_split",
-                                   .default_value = "2",
-                                   .min = 2,
-                                   .max = 1e9,
-                                   .doc = "minimum rows to split a node"})
-      .add(&P::bootstrap, {.name = "bootstrap",
-                           .default_value = bootstrap_default ? "true" : "false",
-                           .doc = "bootstrap rows per tree"})
+      .add(&P::min_samples_leaf, param::count("min_samples_leaf", 1, 1, 1e9, "minimum rows per leaf"))
+      .add(&P::min_samples_split, param::count("min_samples_split", 2, 2, 1e9, "minimum rows to split a node"))
+      .add(&P::bootstrap, param::flag("bootstrap", bootstrap_default, "bootstrap rows per tree"))
       .add(&P::categorical_reuse,
-           {.name = "categorical_reuse",
-            .default_value = "true",
-            .doc = "true: a categorical feature split by a code threshold stays usable below while >= 2 of its codes "
-                   "remain (sklearn on integer codes, what every paper's RF/ERT ran); false: one threshold split per "
-                   "categorical feature and path (this harness's rule before 2026-11-22: it capped Car/Nursery/Traffic "
-                   "trees)"});
+           param::flag("categorical_reuse", true,
+                       "true: a categorical feature split by a code threshold stays usable below while >= 2 of its "
+                       "codes remain (sklearn on integer codes, what every paper's RF/ERT ran); false: one threshold "
+                       "split per categorical feature and path (this harness's rule before 2026-11-22: it capped "
+                       "Car/Nursery/Traffic trees)"));
 }
 
 const ParamSet<CartParams>& rf_params() {

@@ -58,6 +58,13 @@ ParamSpec real(std::string name, std::string default_value, double min, double m
           .max = max, .doc = std::move(doc)};
 }
 
+ParamSpec number(std::string name, std::string default_value, std::string doc) {
+  return {.name = std::move(name),
+          .type = ParamType::kDouble,
+          .default_value = std::move(default_value),
+          .doc = std::move(doc)};
+}
+
 ParamSpec positive(std::string name, std::string default_value, double max, std::string doc) {
   ParamSpec s = real(std::move(name), std::move(default_value), 0, max, std::move(doc));
   s.min_exclusive = true;
@@ -85,6 +92,16 @@ ParamSpec flag(std::string name, bool default_value, std::string doc) {
 ParamSpec choice(std::string name, std::string default_value, std::string doc) {
   return {.name = std::move(name), .type = ParamType::kString, .default_value = std::move(default_value),
           .doc = std::move(doc)};
+}
+
+ParamSpec choice(std::string name, std::string default_value, std::vector<std::string> choices, std::string doc) {
+  ParamSpec s = choice(std::move(name), std::move(default_value), std::move(doc));
+  s.choices = std::move(choices);
+  return s;
+}
+
+ParamSpec text(std::string name, std::string doc) {
+  return {.name = std::move(name), .type = ParamType::kString, .doc = std::move(doc)};
 }
 
 }  // namespace dpf::param

@@ -5,6 +5,7 @@
 // Privacy budgets have ONE default: epsilon = 1 for every private algorithm.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "algorithms/common/params.hpp"
 
@@ -26,6 +27,7 @@ ParamSpec strict();  // bool, default false: the repaired, epsilon-DP variant wh
 // A family's own parameters, one line each. A number's default is its canonical text, as `dpforest list`
 // shows it.
 ParamSpec real(std::string name, std::string default_value, double min, double max, std::string doc);  // [min, max]
+ParamSpec number(std::string name, std::string default_value, std::string doc);                        // any number
 ParamSpec positive(std::string name, std::string default_value, double max, std::string doc);         // (0, max]
 ParamSpec probability(std::string name, std::string default_value, std::string doc);                  // [0, 1]
 ParamSpec share(std::string name, std::string default_value, std::string doc);                        // (0, 1]
@@ -33,5 +35,8 @@ ParamSpec count(std::string name, int default_value, double min, double max, std
 ParamSpec flag(std::string name, bool default_value, std::string doc);                                // bool
 // A string whose choices the ParamSet fills from its mapping (ParamSet::add with values).
 ParamSpec choice(std::string name, std::string default_value, std::string doc);
+// A string read as it is, one of `choices`.
+ParamSpec choice(std::string name, std::string default_value, std::vector<std::string> choices, std::string doc);
+ParamSpec text(std::string name, std::string doc);  // any string, empty by default (a family parses it)
 
 }  // namespace dpf::param

@@ -62,11 +62,7 @@ const ParamSet<CompParams>& comp_params() {
   static const ParamSet<P> set =
       ParamSet<P>()
           .add(&P::n_trees, param::n_trees(100, "trees per binary forest"))
-          .add(&P::n0, {.name = "n0",
-                        .default_value = "5",
-                        .min = 1,
-                        .max = 1e9,
-                        .doc = "a node with <= n0 points is a leaf (MRF's minimum leaf size 5)"});
+          .add(&P::n0, param::count("n0", 5, 1, 1e9, "a node with <= n0 points is a leaf (MRF's minimum leaf size 5)"));
   return set;
 }
 

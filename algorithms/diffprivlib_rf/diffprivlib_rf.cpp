@@ -108,10 +108,9 @@ const ParamSet<DiffprivlibRfParams>& diffprivlib_rf_params() {
           .add(&P::n_trees, param::n_trees(10, "number of trees (diffprivlib n_estimators, default 10)"))
           .add(&P::max_depth,
                param::max_depth(5, "depth of every (complete) tree (diffprivlib default 5: 32 leaves)", 1, 20))
-          .add(&P::shuffle, {.name = "shuffle",
-                             .default_value = "false",
-                             .doc = "diffprivlib shuffle: blocks of a random permutation instead of by row position "
-                                    "(published variant only)"})
+          .add(&P::shuffle, param::flag("shuffle", false,
+                                        "diffprivlib shuffle: blocks of a random permutation instead of by row "
+                                        "position (published variant only)"))
           .add(&P::strict, param::strict());
   return set;
 }

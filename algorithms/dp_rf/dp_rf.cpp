@@ -35,17 +35,8 @@ const ParamSet<DpRfParams>& dp_rf_params() {
           .add(&P::n_trees, param::n_trees(10, "N_T"))
           .add(&P::max_depth, param::max_depth(3, "d_max (d_mult = floor(log5(n_train/occ)) in the papers)"))
           .add(&P::occupancy, occupancy_param("d_mult = floor(log5(n_train / occupancy))"))
-          .add(&P::k, {.name = "k",
-                       .default_value = "0",
-                       .min = 0,
-                       .max = 1e6,
-                       .doc = "candidate attributes per node (0 = all, the Tables)"})
-          .add(&P::subsample, {.name = "subsample",
-                               .default_value = "1",
-                               .min = 0,
-                               .max = 1,
-                               .min_exclusive = true,
-                               .doc = "b: one subsample of floor(b n) rows shared by all trees"})
+          .add(&P::k, param::count("k", 0, 0, 1e6, "candidate attributes per node (0 = all, the Tables)"))
+          .add(&P::subsample, param::share("subsample", "1", "b: one subsample of floor(b n) rows shared by all trees"))
           .add(&P::strict, param::strict())
           .quirk(&P::split_eps_quirk, "dprf_reg_split_eps");
   return set;

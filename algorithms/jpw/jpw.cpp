@@ -40,29 +40,23 @@ const ParamSet<JpwParams>& jpw_params() {
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total privacy budget"))
           .add(&P::n_trees, param::n_trees(10, "tau (JPW's recommendation, §5.2: 10)"))
-          .add(&P::depth_rule, {.name = "depth_rule",
-                                .default_value = "jpw",
-                                .choices = {"jpw", "theorem2", "half-m", "m", "fixed"},
-                                .doc = "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous feature, "
-                                       "an assumption; domain size per discrete feature); others as smooth-rdf"})
-          .add(&P::depth,
-               {.name = "depth", .default_value = "0", .min = 0, .max = 40, .doc = "depth when depth_rule = fixed"})
-          .add(&P::round_up, {.name = "round_up",
-                              .default_value = "false",
-                              .doc = "ceil instead of floor for the depth (not stated, §7.2)"})
+          .add(&P::depth_rule, param::choice("depth_rule", "jpw", {"jpw", "theorem2", "half-m", "m", "fixed"},
+                                             "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous "
+                                             "feature, an assumption; domain size per discrete feature); others as "
+                                             "smooth-rdf"))
+          .add(&P::depth, param::count("depth", 0, 0, 40, "depth when depth_rule = fixed"))
+          .add(&P::round_up, param::flag("round_up", false, "ceil instead of floor for the depth (not stated, §7.2)"))
           .add(&P::coded,
-               {.name = "version",
-                .default_value = "coded",
-                .doc = "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, majority "
-                       "vote (the authors' JAG code); original: noise on every leaf's counts, summed over trees "
-                       "(reconstructed, [R]). AUC score (smooth-rdf.md §5.2, §7.8, open in the paper): coded = "
-                       "fraction of trees voting for the class; original = the summed noisy counts, clamped at 0 and "
-                       "normalised"},
+               param::choice("version", "coded",
+                             "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, "
+                             "majority vote (the authors' JAG code); original: noise on every leaf's counts, summed "
+                             "over trees (reconstructed, [R]). AUC score (smooth-rdf.md §5.2, §7.8, open in the "
+                             "paper): coded = fraction of trees voting for the class; original = the summed noisy "
+                             "counts, clamped at 0 and normalised"),
                {{"coded", true}, {"original", false}})
           .add(&P::domains_from_training,
-               {.name = "domains",
-                .default_value = "training",
-                .doc = "feature domains and class set from the training rows (authors' code) or the registry"},
+               param::choice("domains", "training",
+                             "feature domains and class set from the training rows (authors' code) or the registry"),
                {{"training", true}, {"public", false}})
           .add(&P::strict, param::strict());
   return set;

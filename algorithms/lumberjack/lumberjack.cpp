@@ -36,22 +36,17 @@ const ParamSet<LumberjackParams>& lumberjack_params() {
           .add(&P::epsilon, param::epsilon("total epsilon of the forest (authors' yaml: 4)"))
           .add(&P::delta, param::delta("1e-6", "total delta of the forest (authors' yaml: 1e-6)"))
           .add(&P::splitting_fraction,
-               {.name = "splitting_fraction",
-                .default_value = "0.7",
-                .min = 0,
-                .max = 1,
-                .min_exclusive = true,
-                .doc = "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly in "
-                       "(0, 1) (yaml: 0.7)"})
+               param::share("splitting_fraction", "0.7",
+                            "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly "
+                            "in (0, 1) (yaml: 0.7)"))
           .add(&P::n_trees, param::n_trees(100, "T (the authors' n_estimators; code default 100, yaml 1)"))
           .add(&P::max_depth, param::max_depth(32, "h, the tree height (code default 32, yaml 90)", 1, 200))
           .add(&P::leaf,
-               {.name = "leaf_algorithm",
-                .default_value = "noisy_majority",
-                .doc = "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); "
-                       "exponential_mechanism: Gumbel noisy max with scale 1/sqrt(8 rho_tree) (yaml) — rho_tree-zCDP "
-                       "because counts are monotone under add/remove; under replace-one the scale would have to double "
-                       "(lumberjack.md §3.3 factor-of-2 caveat)"},
+               param::choice("leaf_algorithm", "noisy_majority",
+                             "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); "
+                             "exponential_mechanism: Gumbel noisy max with scale 1/sqrt(8 rho_tree) (yaml) — "
+                             "rho_tree-zCDP because counts are monotone under add/remove; under replace-one the scale "
+                             "would have to double (lumberjack.md §3.3 factor-of-2 caveat)"),
                {{"noisy_majority", LeafAlgorithm::kNoisyMajority},
                 {"exponential_mechanism", LeafAlgorithm::kExponentialMechanism}})
           .declare(param::strict())  // the default is already the repaired form (privacy_status)

@@ -79,22 +79,19 @@ ParamSet<MrfParams> common_params() {
       .add(&P::min_leaf, param::min_leaf(5, "k, minimum leaf size on estimation points (§1.9: 5)"))
       .add(&P::partition_rate, param::partition_rate("r = |S|/|E| (§1.2: 1)"))
       .add(&P::stop,
-           {.name = "stop",
-            .default_value = "ref",
-            .doc = "ref: the code's control flow (children with <= k estimation points become leaves); paper: a split "
-                   "is kept only if both estimation children hold >= k (§1.7)"},
+           param::choice("stop", "ref",
+                         "ref: the code's control flow (children with <= k estimation points become leaves); paper: "
+                         "a split is kept only if both estimation children hold >= k (§1.7)"),
            {{"ref", HonestStop::kRef}, {"paper", HonestStop::kPaper}})
       .add(&P::all_continuous,
-           {.name = "feature_types",
-            .default_value = "schema",
-            .doc = "schema: categorical features split one-vs-rest, numeric at midpoints; continuous: all at midpoints "
-                   "of codes"},
+           param::choice("feature_types", "schema",
+                         "schema: categorical features split one-vs-rest, numeric at midpoints; continuous: all at "
+                         "midpoints of codes"),
            {{"schema", false}, {"continuous", true}})
       .add(&P::random_ties,
-           {.name = "ties",
-            .default_value = "random",
-            .doc = "hard-vote ties (eq. 6): random = uniform over the tied classes (the spec), lowest = lowest class "
-                   "index"},
+           param::choice("ties", "random",
+                         "hard-vote ties (eq. 6): random = uniform over the tied classes (the spec), lowest = lowest "
+                         "class index"),
            {{"random", true}, {"lowest", false}});
 }
 
@@ -102,22 +99,12 @@ const ParamSet<MrfParams>& mrf_params() {
   using P = MrfParams;
   static const ParamSet<P> set =
       common_params()
-          .add(&P::b1,
-               {.name = "b1",
-                .default_value = "5",
-                .min = 0,
-                .max = INFINITY,
-                .doc = "B1 of the feature softmax exp(B1 Î/2) (§1.9: 5 in demo.py, 10 in MultinomialRF's default)"})
-          .add(&P::b2, {.name = "b2",
-                        .default_value = "5",
-                        .min = 0,
-                        .max = INFINITY,
-                        .doc = "B2 of the value softmax exp(B2 Î/2)"})
-          .add(&P::b3, {.name = "b3",
-                        .default_value = "inf",
-                        .min = 0,
-                        .max = INFINITY,
-                        .doc = "B3 of the leaf-label softmax exp(B3 n_c/2); inf = majority (§1.9)"});
+          .add(&P::b1, param::real("b1", "5", 0, INFINITY,
+                                   "B1 of the feature softmax exp(B1 Î/2) (§1.9: 5 in demo.py, 10 in MultinomialRF's "
+                                   "default)"))
+          .add(&P::b2, param::real("b2", "5", 0, INFINITY, "B2 of the value softmax exp(B2 Î/2)"))
+          .add(&P::b3, param::real("b3", "inf", 0, INFINITY,
+                                   "B3 of the leaf-label softmax exp(B3 n_c/2); inf = majority (§1.9)"));
   return set;
 }
 
@@ -131,22 +118,17 @@ const ParamSet<MrfParams>& mrf_dp_params() {
                                                "of §1.10)",
                                                0, 64))
           .add(&P::parallel_s_e,
-               {.name = "dp_compose",
-                .default_value = "parallel",
-                .doc = "per-tree composition of structure and labels: parallel max(d(B1+B2), B3) = ε/M (the paper), "
-                       "or sequential d(B1+B2) + B3 = ε/M (half each)"},
+               param::choice("dp_compose", "parallel",
+                             "per-tree composition of structure and labels: parallel max(d(B1+B2), B3) = ε/M (the "
+                             "paper), or sequential d(B1+B2) + B3 = ε/M (half each)"),
                {{"parallel", true}, {"sequential", false}})
-          .add(&P::strict, {.name = "strict",
-                            .default_value = "false",
-                            .doc = "true: the repaired ε-DP variant (mrf_strict.hpp): public threshold grids and "
-                                   "categories, count-scale Gini utility with sensitivity 2, depth-cap stops only, "
-                                   "Bernoulli S/E, all-class leaf labels; needs max_depth"})
-          .add(&P::n_thresholds, {.name = "n_thresholds",
-                                  .default_value = "16",
-                                  .min = 1,
-                                  .max = 100000,
-                                  .doc = "strict: T evenly spaced thresholds inside the node's public interval per "
-                                         "numeric feature"});
+          .add(&P::strict, param::flag("strict", false,
+                                       "true: the repaired ε-DP variant (mrf_strict.hpp): public threshold grids and "
+                                       "categories, count-scale Gini utility with sensitivity 2, depth-cap stops "
+                                       "only, Bernoulli S/E, all-class leaf labels; needs max_depth"))
+          .add(&P::n_thresholds, param::count("n_thresholds", 16, 1, 100000,
+                                              "strict: T evenly spaced thresholds inside the node's public interval "
+                                              "per numeric feature"));
   return set;
 }
 

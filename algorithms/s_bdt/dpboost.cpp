@@ -35,27 +35,31 @@ const ParamSet<DpboostParams>& dpboost_params() {
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total epsilon of the ensemble (one ensemble; DPBoost's multi-ensemble "
                                            "sequential composition is not implemented)"))
-          .add(&P::n_trees, param::n_trees(50, "T, trees of the ensemble (DPBoost's per-ensemble count is UNVERIFIED; "
-                                               "loretanr/dp-gbdt sets none)"))
+          .add(&P::n_trees, param::n_trees(50,
+                                           "T, trees of the ensemble (DPBoost's per-ensemble count is UNVERIFIED; "
+                                           "loretanr/dp-gbdt sets none)"))
           .add(&P::max_depth, param::max_depth(6, "depth of every tree (loretanr/dp-gbdt default 6)", 1, 20))
-          .add(&P::learning_rate, {.name = "learning_rate", .default_value = "0.1", .min = 0, .max = 1, .min_exclusive = true,
-                                   .doc = "eta: shrinkage, the GLC bound g* (1 - eta)^t and the rows' geometric shares"})
-          .add(&P::gradient_clip, {.name = "gradient_clip", .default_value = "1", .min = 0, .max = 1e9, .min_exclusive = true,
-                                   .doc = "g*: GDF keeps rows with |g| <= g* (l2_threshold; loretanr/dp-gbdt default 1)"})
-          .add(&P::lambda, {.name = "lambda", .default_value = "0.1", .min = 0, .max = 1e9, .min_exclusive = true,
-                            .doc = "l2 regularisation of gains and leaves (loretanr/dp-gbdt default 0.1)"})
-          .add(&P::n_split_candidates, {.name = "n_split_candidates", .default_value = "32", .min = 1, .max = 1e6,
-                                        .doc = "public grid points per numeric feature (s-bdt.md §9: a public grid)"})
-          .add(&P::gradient_filtering, {.name = "gradient_filtering", .default_value = "true",
-                                        .doc = "GDF: rows with |g| > g* are not used by the tree (else clipped)"})
-          .add(&P::leaf_clipping, {.name = "leaf_clipping", .default_value = "true",
-                                   .doc = "GLC: leaf values clamped to g* (1 - eta)^t before the Laplace noise"})
+          .add(&P::learning_rate,
+               param::share("learning_rate", "0.1",
+                            "eta: shrinkage, the GLC bound g* (1 - eta)^t and the rows' geometric shares"))
+          .add(&P::gradient_clip,
+               param::positive("gradient_clip", "1", 1e9,
+                               "g*: GDF keeps rows with |g| <= g* (l2_threshold; loretanr/dp-gbdt default 1)"))
+          .add(&P::lambda, param::positive("lambda", "0.1", 1e9,
+                                           "l2 regularisation of gains and leaves (loretanr/dp-gbdt default 0.1)"))
+          .add(&P::n_split_candidates,
+               param::count("n_split_candidates", 32, 1, 1e6,
+                            "public grid points per numeric feature (s-bdt.md §9: a public grid)"))
+          .add(&P::gradient_filtering, param::flag("gradient_filtering", true,
+                                                   "GDF: rows with |g| > g* are not used by the tree (else clipped)"))
+          .add(&P::leaf_clipping, param::flag("leaf_clipping", true,
+                                              "GLC: leaf values clamped to g* (1 - eta)^t before the Laplace noise"))
           .add(&P::split_domain,
-               {.name = "split_domain", .default_value = "schema",
-                .doc = "schema: the grid spans each feature's public domain; border: [border_lo, border_hi)"},
+               param::choice("split_domain", "schema",
+                             "schema: the grid spans each feature's public domain; border: [border_lo, border_hi)"),
                {{"schema", sbdt::SplitDomain::kSchema}, {"border", sbdt::SplitDomain::kBorder}})
-          .add(&P::border_lo, {.name = "border_lo", .default_value = "0", .doc = "grid start (split_domain: border)"})
-          .add(&P::border_hi, {.name = "border_hi", .default_value = "0.5", .doc = "grid end (split_domain: border)"})
+          .add(&P::border_lo, param::number("border_lo", "0", "grid start (split_domain: border)"))
+          .add(&P::border_hi, param::number("border_hi", "0.5", "grid end (split_domain: border)"))
           .add(&P::strict, param::strict());
   return set;
 }
