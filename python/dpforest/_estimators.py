@@ -143,8 +143,10 @@ class _DPForestBase(BaseEstimator):
                       + ") and the registry's status was: " + status)
         self.privacy_status_ = status
         self.params_ = m.params()
-        self.epsilon_spent_ = m.epsilon_spent if m.is_private else 0.0
-        self.epsilon_spent_conservative_ = m.epsilon_spent_conservative if m.is_private else 0.0
+        spent = m.spent()
+        self.epsilon_spent_ = spent["epsilon"]
+        self.epsilon_spent_conservative_ = spent["epsilon_conservative"]
+        self.delta_spent_ = spent["delta"]
         self.epsilon_apriori_ = m.epsilon_apriori if m.is_private else 0.0
         self.ledger_ = m.ledger()
         self.ledger_certified_ = m.certified

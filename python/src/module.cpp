@@ -122,23 +122,27 @@ class FittedModel {
   }
   const std::string& privacy_status() const { return fit_.privacy_status; }
   bool is_private() const { return fit_.info->private_algorithm; }
-  // As a result row (experiments/run/task.cpp): an (epsilon, delta) algorithm's epsilon at its delta.
-  double epsilon_spent() const {
-    return fit_.bound.delta > 0 ? fit_.ledger.epsilon_for(fit_.bound.delta) : fit_.ledger.spent();
-  }
-  double epsilon_spent_conservative() const {
-    return fit_.bound.delta > 0 ? fit_.ledger.epsilon_for(fit_.bound.delta, true) : fit_.ledger.spent_conservative();
+  // The fit's totals as a result row records them (spent_totals), and each mechanism's share of them.
+  py::dict spent() const {
+    const SpentTotals t = spent_totals(*fit_.info, fit_.bound, fit_.ledger);
+    py::dict d;
+    d["epsilon"] = t.epsilon;
+    d["epsilon_conservative"] = t.epsilon_conservative;
+    d["delta"] = t.delta;
+    return d;
   }
   double epsilon_apriori() const { return fit_.bound.epsilon; }
   double delta_apriori() const { return fit_.bound.delta; }
   bool certified() const { return fit_.ledger.certified(); }
   py::list ledger() const {
     py::list out;
-    for (const PrivacyLedger::Entry& e : fit_.ledger.entries()) {
+    if (!fit_.info->private_algorithm) return out;
+    for (const PrivacyLedger::Share& e : fit_.ledger.breakdown(fit_.bound.delta)) {
       py::dict d;
       d["mechanism"] = e.mechanism;
       d["calls"] = e.calls;
       d["epsilon"] = e.epsilon;
+      d["delta"] = e.delta;
       d["rho"] = e.rho;
       d["mu"] = e.mu;
       d["certified"] = e.certified;
@@ -360,8 +364,7 @@ PYBIND11_MODULE(_core, m) {
       .def("schema", &FittedModel::schema)
       .def_property_readonly("privacy_status", &FittedModel::privacy_status)
       .def_property_readonly("is_private", &FittedModel::is_private)
-      .def_property_readonly("epsilon_spent", &FittedModel::epsilon_spent)
-      .def_property_readonly("epsilon_spent_conservative", &FittedModel::epsilon_spent_conservative)
+      .def("spent", &FittedModel::spent)
       .def_property_readonly("epsilon_apriori", &FittedModel::epsilon_apriori)
       .def_property_readonly("delta_apriori", &FittedModel::delta_apriori)
       .def_property_readonly("certified", &FittedModel::certified)
