@@ -37,6 +37,10 @@ class MrfModel : public Model {
   // Training methods: every ensemble's released noisy leaf-count matrix (the trees are public: drawn from
   // the seed over public cut-offs). Prediction methods release in predict() and throw, saying so.
   Release released() const override;
+  // Training methods and the non-private trees: the discretiser, every ensemble's trees (public:
+  // drawn over public cut-offs) and its released noisy leaf counts (model_io.cpp). Prediction methods
+  // refuse: their fitted model holds the exact leaf counts, and the release happens in predict().
+  void save(JsonWriter& w) const override;
 
   std::vector<EnsembleFit> ensembles;
   StrategyReport report;

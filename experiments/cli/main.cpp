@@ -7,6 +7,8 @@
 //   dpforest list [algorithms|datasets|experiments]
 //   dpforest datasets fetch|verify [ID...]
 //   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
+//   dpforest fit --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--bins K] --save FILE
+//   dpforest predict MODEL DATA.csv [--out FILE] [--clip]
 //   dpforest check-published FILE [--results DIR] [--out FILE.md] [--json FILE.json]
 //   dpforest bench-fit --algorithm NAME --dataset SPEC [--param k=v ...] [--repeats N] [--seed S]
 //   dpforest export-dataset SPEC OUT.csv
@@ -26,6 +28,7 @@
 #include "experiments/cli/audit_cmd.hpp"
 #include "experiments/cli/bench.hpp"
 #include "experiments/cli/cli.hpp"
+#include "experiments/cli/model_cmd.hpp"
 #include "experiments/config/config.hpp"
 #include "experiments/publish/published.hpp"
 #include "experiments/run/runner.hpp"
@@ -49,6 +52,8 @@ const char* kUsage =
     "  list [WHAT]           algorithms, datasets or experiments (default: all)\n"
     "  datasets fetch|verify [ID...]  fetch / verify dataset files (all when no id)\n"
     "  describe              fit one model on a whole dataset and print it as JSON\n"
+    "  fit                   fit one model on a whole dataset and save it (--save model.json)\n"
+    "  predict MODEL DATA    predict the rows of a CSV with a saved model\n"
     "  check-published FILE  published numbers and claims vs our results\n"
     "  bench-fit             time fits of one algorithm on one dataset (one JSON line)\n"
     "  export-dataset SPEC OUT.csv  write a dataset as CSV (header, target last)\n"
@@ -193,6 +198,8 @@ int main(int argc, char** argv) {
     if (cmd == "list") return cmd_list(args);
     if (cmd == "datasets") return cmd_datasets(args);
     if (cmd == "describe") return cmd_describe(args);
+    if (cmd == "fit") return cmd_fit(args);
+    if (cmd == "predict") return cmd_predict(args);
     if (cmd == "check-published") return cmd_check(args);
     if (cmd == "bench-fit") return cmd_bench_fit(args);
     if (cmd == "export-dataset") return cmd_export_dataset(args);
