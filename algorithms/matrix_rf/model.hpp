@@ -34,6 +34,7 @@ class MrfModel : public Model {
   ModelStats stats() const override;
   std::string describe() const override;
   std::vector<std::pair<std::string, std::string>> extra_columns() const override;
+  const PrivacyLedger* release_ledger() const override { return released_ ? &release_ : nullptr; }
   // Training methods: every ensemble's released noisy leaf-count matrix (the trees are public: drawn from
   // the seed over public cut-offs). Prediction methods release in predict() and throw, saying so.
   Release released() const override;

@@ -56,6 +56,9 @@ class Model {
   // releases private output (matrix-rf batch prediction) can report the epsilon it spent there and
   // algorithm-specific diagnostics. Default: none (existing algorithms' rows are unchanged).
   virtual std::vector<std::pair<std::string, std::string>> extra_columns() const { return {}; }
+  // A model whose private release happens in predict(): the ledger of its last release (nullptr
+  // before the first predict(), and for every other model: their fit's ledger holds everything).
+  virtual const PrivacyLedger* release_ledger() const { return nullptr; }
   // The full released output (see Release). Default: throws dpf::Error naming the model, for models
   // that do not expose it yet (the privacy audit cannot read them).
   virtual Release released() const;

@@ -26,8 +26,8 @@ def test_python_fit_equals_cli_describe(cli, banknote, algorithm, params):
     est = cls(bounds=d["bounds"], classes=list(range(len(d["classes"]))), random_state=7, **params)
     est.fit(d["X"], d["y"].astype(int))
     args = ["describe", "--algorithm", algorithm, "--dataset", "banknote", "--seed", "7"]
-    for k, v in params.items():
-        args += ["--param", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
+    for k, v in est.params_.items():  # every resolved parameter, the Python defaults included
+        args += ["--param", f"{k}={v}"]
     expected = run_cli(cli, *args).rstrip("\n")
     assert est.model_.describe("banknote") == expected
 
