@@ -1,0 +1,47 @@
+"""Builds dpforest._core through the project's CMake (the checkout that holds this python/ folder):
+configure the repository root, build the target dpf_python, and ship the module with the package.
+
+Environment (all optional):
+  DPFOREST_SOURCE_ROOT  the checkout to build (default: the parent of this folder)
+  DPFOREST_BUILD_DIR    the CMake build directory (default: setuptools' build_temp/cmake), kept
+                        between builds, so a rebuild only recompiles what changed
+  CMAKE_CXX_COMPILER_LAUNCHER  e.g. ccache (used when ccache is on PATH and this is unset)
+The extension is built for the interpreter running this script (the venv's python3).
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        root = Path(os.environ.get("DPFOREST_SOURCE_ROOT") or HERE.parent).resolve()
+        if not (root / "CMakeLists.txt").exists() or not (root / "python" / "src" / "module.cpp").exists():
+            raise RuntimeError(f"dpforest: {root} is not a dpforest checkout (set DPFOREST_SOURCE_ROOT); the "
+                               "package builds from the checkout, not from an sdist")
+        build = Path(os.environ.get("DPFOREST_BUILD_DIR") or Path(self.build_temp).resolve() / "cmake")
+        build.mkdir(parents=True, exist_ok=True)
+        configure = ["cmake", "-S", str(root), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+                     f"-DPython_EXECUTABLE={sys.executable}", "-DDPF_PYTHON=ON"]
+        if not os.environ.get("CMAKE_CXX_COMPILER_LAUNCHER") and shutil.which("ccache"):
+            configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+        jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 2)
+        subprocess.run(configure, check=True)
+        subprocess.run(["cmake", "--build", str(build), "--target", "dpf_python", "-j", jobs], check=True)
+        built = sorted((build / "python" / "dpforest").glob("_core*.so"))
+        if not built:
+            raise RuntimeError(f"dpforest: the CMake build in {build} produced no python/dpforest/_core*.so "
+                               "(is pybind11-dev installed? experiments/tools/deps.sh python)")
+        target = Path(self.get_ext_fullpath(ext.name))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(built[0], target)
+
+
+setup(ext_modules=[Extension("dpforest._core", sources=[])], cmdclass={"build_ext": CMakeBuild})
