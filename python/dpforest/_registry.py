@@ -77,7 +77,11 @@ def python_defaults(info, task):
         probe = {k: str(v) for k, v in out.items()}
         if names.get("epsilon", {}).get("default") == "":
             probe["epsilon"] = "1"  # the status does not depend on the value of epsilon
-        if _core.privacy_status(info["name"], probe, task) not in DP_LABELS:
+        try:
+            published = _core.privacy_status(info["name"], probe, task)
+        except ValueError:  # a default configuration the registry cannot resolve without more: be strict
+            published = None
+        if published not in DP_LABELS:
             out["strict"] = True
     return out
 

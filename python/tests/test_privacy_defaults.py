@@ -46,7 +46,8 @@ def test_every_private_estimator_is_dp_with_its_defaults(name, task):
     assert est.epsilon_spent_ <= est.epsilon_apriori_ * (1 + 1e-9)
 
 
-# The five estimators the issue found handing out non-private models, and the rest with a strict variant.
+# The estimators whose published mechanism is not DP (the first five were found handing out non-private
+# models silently), all with a strict variant.
 PUBLISHED_NOT_DP = ["dipreme", "dp-ert", "smooth-rdf", "privatree", "diffprivlib-rf", "dipreme-exp", "dipreme-flip",
                     "jpw", "rgv", "multinomial-rf-dp"]
 
