@@ -3,10 +3,13 @@ configure the repository root, build the target dpf_python, and ship the module 
 
 Environment (all optional):
   DPFOREST_SOURCE_ROOT  the checkout to build (default: the parent of this folder)
-  DPFOREST_BUILD_DIR    the CMake build directory (default: setuptools' build_temp/cmake), kept
-                        between builds, so a rebuild only recompiles what changed
+  DPFOREST_BUILD_DIR    the CMake build directory, relative to the checkout's root or absolute
+                        (default: setuptools' build_temp/cmake), kept
+                        between builds, so a rebuild only recompiles what changed. An existing build
+                        tree of the checkout (e.g. build/ after `make`) is reused as it is when it was
+                        configured for the same interpreter (a venv's python3 is its base interpreter)
   CMAKE_CXX_COMPILER_LAUNCHER  e.g. ccache (used when ccache is on PATH and this is unset)
-The extension is built for the interpreter running this script (the venv's python3).
+The extension is built for the interpreter running this script (a venv's base python3).
 """
 import os
 import shutil
@@ -26,14 +29,24 @@ class CMakeBuild(build_ext):
         if not (root / "CMakeLists.txt").exists() or not (root / "python" / "src" / "module.cpp").exists():
             raise RuntimeError(f"dpforest: {root} is not a dpforest checkout (set DPFOREST_SOURCE_ROOT); the "
                                "package builds from the checkout, not from an sdist")
-        build = Path(os.environ.get("DPFOREST_BUILD_DIR") or Path(self.build_temp).resolve() / "cmake")
+        given = os.environ.get("DPFOREST_BUILD_DIR")
+        # A relative DPFOREST_BUILD_DIR is taken from the checkout's root (pip runs this in python/).
+        build = root / given if given else Path(self.build_temp).resolve() / "cmake"
         build.mkdir(parents=True, exist_ok=True)
-        configure = ["cmake", "-S", str(root), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
-                     f"-DPython_EXECUTABLE={sys.executable}", "-DDPF_PYTHON=ON"]
-        if not os.environ.get("CMAKE_CXX_COMPILER_LAUNCHER") and shutil.which("ccache"):
-            configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+        # The interpreter itself, not a venv's link to it: the tree stays valid when the venv goes.
+        python = os.path.realpath(sys.executable)
+        configured = _configured_python(build)
+        same = configured is not None and os.path.realpath(configured) == python
+        if given and configured and not same and os.path.exists(configured):
+            raise RuntimeError(f"dpforest: the build tree {build} is configured for {configured}, not for {python}; "
+                               "set DPFOREST_BUILD_DIR to another directory")
+        if not same:
+            configure = ["cmake", "-S", str(root), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+                         f"-DPython_EXECUTABLE={python}", "-DDPF_PYTHON=ON"]
+            if not os.environ.get("CMAKE_CXX_COMPILER_LAUNCHER") and shutil.which("ccache"):
+                configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+            subprocess.run(configure, check=True)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 2)
-        subprocess.run(configure, check=True)
         subprocess.run(["cmake", "--build", str(build), "--target", "dpf_python", "-j", jobs], check=True)
         built = sorted((build / "python" / "dpforest").glob("_core*.so"))
         if not built:
@@ -42,6 +55,19 @@ class CMakeBuild(build_ext):
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built[0], target)
+
+
+def _configured_python(build):
+    """The interpreter a CMake build tree was configured for (None: not configured yet)."""
+    cache = build / "CMakeCache.txt"
+    if not cache.exists():
+        return None
+    found = {}
+    for line in cache.read_text().splitlines():
+        for key in ("Python_EXECUTABLE", "_Python_EXECUTABLE"):
+            if line.startswith(key + ":"):
+                found[key] = line.split("=", 1)[1]
+    return found.get("_Python_EXECUTABLE") or found.get("Python_EXECUTABLE")
 
 
 setup(ext_modules=[Extension("dpforest._core", sources=[])], cmdclass={"build_ext": CMakeBuild})

@@ -5,10 +5,10 @@
 #   2. the pytest suite run from a temporary directory against the installed package;
 #   3. python/examples/compare_forests.py on a small dataset, from outside the tree;
 #   4. python3 -m build --no-isolation --wheel: a wheel holding the package and its extension.
-# Usage: install_test.sh SOURCE_ROOT DPFOREST_CLI PIP_BUILD_DIR
-# PIP_BUILD_DIR is the CMake build directory of the pip build, kept between runs (a rebuild compiles
-# only what changed); as a sibling of the main build directory its compile commands match the main
-# build's, so ccache serves them. Exit 77 (skipped) when venv or pip are missing and cannot be installed.
+# Usage: install_test.sh SOURCE_ROOT DPFOREST_CLI BUILD_DIR
+# BUILD_DIR is the CMake build tree pip's build goes through (setup.py reuses a tree configured for
+# the same interpreter: the venv's python3 is /usr/bin/python3), so the test compiles nothing that
+# `make` has not. Exit 77 (skipped) when venv or pip are missing and cannot be installed.
 set -euo pipefail
 root=$1 cli=$2 pip_build=$3
 py=/usr/bin/python3
