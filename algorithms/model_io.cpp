@@ -4,6 +4,7 @@
 
 #include "algorithms/common/rdf_forest.hpp"
 #include "algorithms/comprf/comprf.hpp"
+#include "algorithms/dp_ebm/dp_ebm.hpp"
 #include "algorithms/lumberjack/lumberjack.hpp"
 #include "algorithms/matrix_rf/matrix_rf.hpp"
 #include "core/tree/forest.hpp"
@@ -25,6 +26,7 @@ const Loader kLoaders[] = {
     {"comprf", &load_comprf_model},         // algorithms/comprf
     {"rdf", &load_rdf_model},               // algorithms/common/rdf_forest: smooth-rdf, rdf-nonprivate, jpw
     {"matrix-rf", &load_matrix_rf_model},   // algorithms/matrix_rf: its training methods
+    {"dp-ebm", &load_dp_ebm_model},         // algorithms/dp_ebm
 };
 
 }  // namespace
