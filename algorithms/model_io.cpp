@@ -7,6 +7,7 @@
 #include "algorithms/dp_ebm/dp_ebm.hpp"
 #include "algorithms/lumberjack/lumberjack.hpp"
 #include "algorithms/matrix_rf/matrix_rf.hpp"
+#include "algorithms/s_bdt/s_bdt.hpp"
 #include "core/tree/forest.hpp"
 
 namespace dpf {
@@ -27,6 +28,7 @@ const Loader kLoaders[] = {
     {"rdf", &load_rdf_model},               // algorithms/common/rdf_forest: smooth-rdf, rdf-nonprivate, jpw
     {"matrix-rf", &load_matrix_rf_model},   // algorithms/matrix_rf: its training methods
     {"dp-ebm", &load_dp_ebm_model},         // algorithms/dp_ebm
+    {"boosted", &load_boosted_model},       // algorithms/s_bdt: s-bdt, dpboost
 };
 
 }  // namespace
