@@ -49,6 +49,9 @@ struct AlgorithmInfo {
   std::vector<ParamSpec> params;  // includes the common `strict` and `reference_quirks`
   std::vector<QuirkSpec> quirks;
   bool private_algorithm = true;  // takes `epsilon`
+  // Classification on exactly two classes only (regression, where supported, is unaffected): the
+  // runner refuses such an algorithm on a dataset with more classes before any work.
+  bool binary_classification_only = false;
   // Privacy status of the resolved configuration: "epsilon-DP", "(epsilon, delta)-DP", "non-private",
   // or "published, not epsilon-DP: <reason>" / "published, not (epsilon, delta)-DP: <reason>" (privacy.md §6).
   // A configuration whose a-priori epsilon exceeds its nominal `epsilon` is never labelled epsilon-DP:

@@ -347,6 +347,7 @@ std::vector<AlgorithmInfo> dp_ebm_algorithms() {
            "random cuts may fall on the empty missing bin's edge (a wasted cut). Data-independent or post-processing",
            /*privacy_neutral=*/true},
       }};
+  a.binary_classification_only = true;  // the library's DP mode classifies two classes (dp-ebm.md §1)
   a.params = dp_ebm_params().specs(a.quirks);
   a.privacy_bound = [](const Params& p, TaskKind) {
     const double e = p.get_double("epsilon");

@@ -193,6 +193,7 @@ std::vector<AlgorithmInfo> dpboost_algorithms() {
       .papers = "s-bdt",
       .tasks = {TaskKind::kClassification, TaskKind::kRegression},
       .quirks = {}};
+  a.binary_classification_only = true;  // the authors' code classifies two classes (s-bdt.md §1)
   a.params = dpboost_params().specs(a.quirks);
   a.privacy_bound = [](const Params& p, TaskKind) {
     const double e = p.get_double("epsilon");

@@ -43,6 +43,7 @@ std::vector<AlgorithmInfo> s_bdt_algorithms() {
            "by std::map::upper_bound, which in Newton mode charges an unclipped record's hessian term as ~0 (s-bdt.md "
            "§7 F3); the default rounds each record's charge up"},
       }};
+  a.binary_classification_only = true;  // the authors' code classifies two classes (s-bdt.md §1)
   a.params = sbdt::sbdt_params().specs(a.quirks);
   a.privacy_bound = [](const Params& v, TaskKind task) {
     return sbdt::privacy_bound(sbdt::sbdt_params().from(v), task);

@@ -40,7 +40,7 @@ paper: testpaper
 experiment: clamp
 seed: 3
 protocol: {type: kfold, folds: 3, repetitions: 1}
-datasets: ["wine-quality-white"]
+datasets: ["gas-turbine:tey"]
 algorithms:
   - {name: dipreme, params: {epsilon: 2, n_trees: 3, max_depth: 3, strict: true}}
 )",
