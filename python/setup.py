@@ -23,6 +23,35 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).resolve().parent
 
 
+def _build_tools_problem():
+    """Why this interpreter cannot build and use the package offline (None: it can). pip's
+    --no-build-isolation build uses the interpreter's own setuptools and wheel; a python3 that is not
+    Debian's (pyenv, or a venv made from it) often has neither wheel nor numpy, and pip would stop at
+    a bare "invalid command 'bdist_wheel'"."""
+    missing = []
+    try:
+        import wheel  # noqa: F401  (setuptools < 70.1 takes bdist_wheel from it)
+    except ImportError:
+        try:
+            import setuptools.command.bdist_wheel  # noqa: F401
+        except ImportError:
+            missing.append("wheel")
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        missing.append("numpy")
+    if not missing:
+        return None
+    return (f"dpforest: {sys.executable} has no {' and no '.join(missing)}, which the offline build "
+            "(pip install --no-build-isolation) and the package need. Make the venv from Debian's python3, "
+            "whose packages it sees: /usr/bin/python3 -m venv --system-site-packages .venv "
+            "(experiments/tools/deps.sh python installs python3-wheel, python3-numpy and python3-sklearn)")
+
+
+if _build_tools_problem():
+    sys.exit(_build_tools_problem())
+
+
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         root = Path(os.environ.get("DPFOREST_SOURCE_ROOT") or HERE.parent).resolve()

@@ -7,7 +7,7 @@ the data. Each private forest is fitted at several epsilons with its defaults, w
 epsilon-DP variant; accuracy is the mean over REPEATS random 70/30 splits (the same splits for every
 method).
 
-    python3 -m venv --system-site-packages .venv && .venv/bin/pip install --no-build-isolation ./python
+    /usr/bin/python3 -m venv --system-site-packages .venv && .venv/bin/pip install --no-build-isolation ./python
     .venv/bin/python python/examples/compare_forests.py [DATASET]     # from any directory
 """
 import sys
