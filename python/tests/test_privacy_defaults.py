@@ -24,10 +24,6 @@ def _data(task):
 def _default_estimator(name, task):
     X, y, domain = _data(task)
     est = dpforest.ALGORITHMS[name][task](bounds=(0, 1), random_state=0, n_jobs=1, **domain)
-    if est.get_params()["epsilon"] is None:
-        # Until the registry declares one epsilon default for every private algorithm (see
-        # test_every_private_estimator_has_one_epsilon_default), epsilon is required for some.
-        est.set_params(epsilon=1.0)
     return est, X, y
 
 
@@ -89,9 +85,8 @@ def test_warning_classes_and_non_private_baselines(binary_data):
 
 
 def test_every_private_estimator_has_one_epsilon_default():
+    # One default, declared once in C++ (algorithms/common/shared_params.cpp), read from the schema.
     defaults = {dpforest.ALGORITHMS[name][task]().get_params()["epsilon"] for name, task in CASES}
-    if None in defaults or len(defaults) > 1:
-        pytest.xfail(f"the registry does not declare one epsilon default for every private algorithm yet "
-                     f"(defaults seen: {sorted(map(str, defaults))}); the Python layer reads it from the schema")
+    assert len(defaults) == 1 and None not in defaults, sorted(map(str, defaults))
     (value,) = defaults
     assert value > 0
