@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "algorithms/common/rdf_vote.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
@@ -71,41 +72,24 @@ class RdfModel : public Model {
   }
 
   Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override {
-    Predictions p;
-    p.task = TaskKind::kClassification;
-    p.n_classes = n_classes_all;
-    p.value.assign(rows.size() * static_cast<std::size_t>(n_classes_all), 0.0);
-    p.label.assign(rows.size(), 0);
     const std::size_t K = classes.size();
-    std::vector<double> acc(K), tmp(K);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      std::fill(acc.begin(), acc.end(), 0.0);
-      for (std::size_t t = 0; t < trees.size(); ++t) {
-        const RouteResult r = trees[t].route(schema, data, rows[i]);
-        if (r.abstain) continue;  // §1.7: a value outside the tree's domain: the tree abstains
-        if (spec.release == RdfRelease::kJpwOriginal) {
-          if (r.leaf >= 0) {
-            const float* v = noisy[t].data() + static_cast<std::size_t>(r.leaf) * K;
-            for (std::size_t c = 0; c < K; ++c) acc[c] += v[c];
-          } else {
-            empty_noisy(r.virtual_key, tmp);
-            for (std::size_t c = 0; c < K; ++c) acc[c] += tmp[c];
-          }
-        } else {
-          const int l = r.leaf >= 0 ? labels[t][static_cast<std::size_t>(r.leaf)] : empty_label(r.virtual_key);
-          acc[static_cast<std::size_t>(l)] += 1.0;
-        }
-      }
-      // Majority vote (or largest summed noisy count); ties to the lowest class (§1.7).
-      const std::size_t best = static_cast<std::size_t>(std::max_element(acc.begin(), acc.end()) - acc.begin());
-      p.label[i] = classes[best];
-      double total = 0.0;
-      for (double a : acc) total += std::max(0.0, a);
-      double* out = p.value.data() + i * static_cast<std::size_t>(n_classes_all);
-      for (std::size_t c = 0; c < K; ++c)
-        out[classes[c]] = total > 0 ? std::max(0.0, acc[c]) / total : 1.0 / static_cast<double>(K);
-    }
-    return p;
+    return rdf_vote(rows, trees.size(), classes, n_classes_all,
+                    [&](std::size_t t, uint32_t row, std::vector<double>& acc, std::vector<double>& tmp) {
+                      const RouteResult r = trees[t].route(schema, data, row);
+                      if (r.abstain) return;  // §1.7: a value outside the tree's domain: the tree abstains
+                      if (spec.release == RdfRelease::kJpwOriginal) {
+                        if (r.leaf >= 0) {
+                          const float* v = noisy[t].data() + static_cast<std::size_t>(r.leaf) * K;
+                          for (std::size_t c = 0; c < K; ++c) acc[c] += v[c];
+                        } else {
+                          empty_noisy(r.virtual_key, tmp);
+                          for (std::size_t c = 0; c < K; ++c) acc[c] += tmp[c];
+                        }
+                      } else {
+                        const int l = r.leaf >= 0 ? labels[t][static_cast<std::size_t>(r.leaf)] : empty_label(r.virtual_key);
+                        acc[static_cast<std::size_t>(l)] += 1.0;
+                      }
+                    });
   }
 
   // Released output: per tree the full tree's features and thresholds (data-dependent when domains come
@@ -142,6 +126,63 @@ class RdfModel : public Model {
           });
     }
     return r;
+  }
+
+  // The release of released(), materialised: every node of the full tree in depth-first order,
+  // unreached (virtual) subtrees included, and every leaf's label or noisy counts. The trees are drawn
+  // lazily from RNG keys derived from the fit's seed, and those keys cannot be written: from one, the
+  // fit's key and so every noise draw could be recomputed. Nor can only the reached nodes: which leaves
+  // hold training rows is private. So a saved forest holds the full trees, up to kMaxSavedRdfLeaves.
+  void save(JsonWriter& w) const override {
+    double expected = 0.0;
+    for (const RandomTree& t : trees) expected += t.total_leaves(schema);
+    if (expected > kMaxSavedRdfLeaves)
+      fail(spec.algorithm, ": the full trees hold about ", expected, " leaves (more than ", kMaxSavedRdfLeaves,
+           "): a saved file must hold every leaf, reached or not, because writing the trees' RNG keys would reveal "
+           "the fit's noise and writing only the reached leaves would reveal where the training rows fall; "
+           "use fewer trees or a smaller depth to save this model");
+    const std::size_t K = classes.size();
+    const bool counts = spec.release == RdfRelease::kJpwOriginal;
+    w.begin_object();
+    w.field("kind", "rdf").field("algorithm", spec.algorithm).field("n_classes", n_classes_all).field("depth", schema.depth);
+    w.int_array("classes", classes).field("release", counts ? "noisy-counts" : "labels");
+    w.int_array("discrete", schema.discrete);
+    w.key("child_of").begin_array();
+    for (const auto& m : schema.child_of) w.int_array_value(m);
+    w.end_array();
+    w.key("trees").begin_array();
+    std::vector<double> tmp(K);
+    for (std::size_t t = 0; t < trees.size(); ++t) {
+      std::vector<int64_t> feature, n_children, label;
+      std::vector<double> threshold, noisy_counts;
+      trees[t].walk(
+          schema,
+          [&](int f, double thr, int nc) {
+            feature.push_back(f);
+            n_children.push_back(nc);
+            if (!schema.discrete[static_cast<std::size_t>(f)]) threshold.push_back(thr);
+          },
+          [&](int32_t leaf, uint64_t key) {
+            feature.push_back(-1);
+            if (counts) {
+              if (leaf >= 0) {
+                const float* v = noisy[t].data() + static_cast<std::size_t>(leaf) * K;
+                noisy_counts.insert(noisy_counts.end(), v, v + K);
+              } else {
+                empty_noisy(key, tmp);
+                noisy_counts.insert(noisy_counts.end(), tmp.begin(), tmp.end());
+              }
+            } else {
+              label.push_back(leaf >= 0 ? labels[t][static_cast<std::size_t>(leaf)] : empty_label(key));
+            }
+          });
+      w.begin_object().int_array("feature", feature).int_array("n_children", n_children).exact_array("threshold", threshold);
+      if (counts) w.exact_array("noisy_counts", noisy_counts);
+      else w.int_array("label", label);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
   }
 
   ModelStats stats() const override {

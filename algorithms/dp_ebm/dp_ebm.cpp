@@ -157,6 +157,23 @@ class DpEbmModel : public Model {
     return r;
   }
 
+  // The release as released() lists it, plus the cut values (the public grid points the released
+  // grid indices name) and whether the last bin is DPOther, which predict() routes by.
+  void save(JsonWriter& w) const override {
+    w.begin_object().field("kind", "dp-ebm").field("task", to_string(task));
+    w.key("intercept").exact(intercept);
+    w.key("features").begin_array();
+    for (std::size_t j = 0; j < bins.size(); ++j) {
+      const FeatureBins& b = bins[j];
+      w.begin_object().field("nominal", b.nominal).field("has_other", b.has_other);
+      w.exact_array("cuts", b.cuts).int_array("cut_grid", b.cut_grid).int_array("category_bin", b.category_bin);
+      w.exact_array("weight", b.weight).exact_array("score", score[j]);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+
   ModelStats stats() const override {
     ModelStats s;
     s.n_trees = static_cast<std::size_t>(params.max_rounds) * bins.size();
@@ -333,6 +350,40 @@ std::vector<AlgorithmInfo> dp_ebm_algorithms() {
     return s;
   };
   return {with_learner<DpEbmLearner>(a, dp_ebm_params())};
+}
+
+std::unique_ptr<Model> load_dp_ebm_model(const JsonIn& in, const Schema& schema) {
+  auto m = std::make_unique<DpEbmModel>();
+  const std::string task = in["task"].string();
+  if (task != to_string(schema.target.task)) in["task"].fail_here("does not match the schema's task");
+  m->task = schema.target.task;
+  if (m->task == TaskKind::kClassification && schema.target.n_classes() != 2)
+    in["task"].fail_here("dp-ebm classification is binary; the schema lists " + std::to_string(schema.target.n_classes()) + " classes");
+  m->intercept = in["intercept"].number();
+  const JsonIn features = in["features"];
+  if (features.size() != schema.n_features()) features.fail_here("needs one entry per feature of the schema");
+  for (std::size_t j = 0; j < features.size(); ++j) {
+    const JsonIn f = features.at(j);
+    FeatureBins b;
+    b.nominal = f["nominal"].boolean();
+    b.has_other = f["has_other"].boolean();
+    b.cuts = f["cuts"].numbers();
+    for (int64_t g : f["cut_grid"].integers(0, 1 << 20)) b.cut_grid.push_back(static_cast<int>(g));
+    b.weight = f["weight"].numbers();
+    const auto n_bins = static_cast<int64_t>(b.weight.size());
+    for (int64_t c : f["category_bin"].integers(-1, n_bins - 1)) b.category_bin.push_back(static_cast<int>(c));
+    std::vector<double> score = f["score"].numbers();
+    // bin_of returns 0..n_bins (n_bins: the unseen bin), so the score needs n_bins + 1 entries; the cuts
+    // must be sorted for its binary search.
+    if (n_bins < 1 || static_cast<int64_t>(score.size()) != n_bins + 1 || b.nominal != (b.cuts.empty() && b.cut_grid.empty()) ||
+        (!b.nominal && static_cast<int64_t>(b.cuts.size()) != n_bins - 1) || !std::is_sorted(b.cuts.begin(), b.cuts.end()) ||
+        b.cuts.size() != b.cut_grid.size())
+      f.fail_here("the bins, cuts and scores do not fit together");
+    if (b.nominal != (schema.features[j].kind == FeatureKind::kCategorical)) f["nominal"].fail_here("does not match the feature's kind");
+    m->bins.push_back(std::move(b));
+    m->score.push_back(std::move(score));
+  }
+  return m;
 }
 
 }  // namespace dpf

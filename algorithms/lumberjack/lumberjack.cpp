@@ -114,6 +114,34 @@ class LumberjackModel : public Model {
     return r;
   }
 
+  // The release as node arrays per tree (children before parents, as grown): feature and threshold
+  // of every split (-1 for a leaf), its children, every leaf's label. No row counts, no query counts.
+  void save(JsonWriter& w) const override {
+    w.begin_object();
+    w.field("kind", "lumberjack").field("n_classes", n_classes);
+    w.key("trees").begin_array();
+    for (const Tree& t : trees) {
+      std::vector<int64_t> feature, left, right, label, depth;
+      std::vector<double> threshold;
+      for (const lumberjack::Node& n : t.nodes) {
+        feature.push_back(n.feature);
+        depth.push_back(n.depth);
+        if (n.feature < 0) {
+          label.push_back(n.label);
+          continue;
+        }
+        threshold.push_back(n.threshold);
+        left.push_back(n.left);
+        right.push_back(n.right);
+      }
+      w.begin_object().field("root", t.root).int_array("feature", feature).int_array("depth", depth);
+      w.exact_array("threshold", threshold).int_array("left", left).int_array("right", right).int_array("label", label);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+
   ModelStats stats() const override {
     ModelStats s;
     s.n_trees = trees.size();
@@ -285,6 +313,50 @@ std::vector<AlgorithmInfo> lumberjack_algorithms() {
   // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
   a.privacy_status = [](const Params&, TaskKind) -> std::string { return kApproxDpLabel; };
   return {with_learner<LumberjackLearner>(a, lumberjack_params())};
+}
+
+std::unique_ptr<Model> load_lumberjack_model(const JsonIn& in, const Schema& schema) {
+  auto model = std::make_unique<LumberjackModel>();
+  model->n_classes = static_cast<int>(in["n_classes"].integer(2, 1000));
+  if (static_cast<std::size_t>(model->n_classes) != schema.target.n_classes())
+    in["n_classes"].fail_here("does not match the schema's " + std::to_string(schema.target.n_classes()) + " classes");
+  const JsonIn trees = in["trees"];
+  if (trees.size() == 0) trees.fail_here("a lumberjack forest needs at least one tree");
+  const auto n_features = static_cast<int64_t>(schema.n_features());
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    const JsonIn t = trees.at(i);
+    const std::vector<int64_t> feature = t["feature"].integers(-1, n_features - 1);
+    const auto n = static_cast<int64_t>(feature.size());
+    const std::vector<int64_t> depth = t["depth"].integers(0, 1 << 20);
+    const std::vector<double> threshold = t["threshold"].numbers();
+    const std::vector<int64_t> left = t["left"].integers(0, n - 1), right = t["right"].integers(0, n - 1);
+    const std::vector<int64_t> label = t["label"].integers(0, model->n_classes - 1);
+    Tree& tree = model->trees.emplace_back();
+    tree.root = static_cast<int32_t>(t["root"].integer(0, n - 1));
+    if (depth.size() != feature.size()) t["depth"].fail_here("needs one entry per node");
+    std::size_t split = 0, leaf = 0;
+    tree.nodes.resize(feature.size());
+    for (int64_t k = 0; k < n; ++k) {
+      lumberjack::Node& node = tree.nodes[static_cast<std::size_t>(k)];
+      node.feature = static_cast<int32_t>(feature[static_cast<std::size_t>(k)]);
+      node.depth = static_cast<int32_t>(depth[static_cast<std::size_t>(k)]);
+      if (node.feature < 0) {
+        if (leaf >= label.size()) t["label"].fail_here("ends before node " + std::to_string(k));
+        node.label = static_cast<int32_t>(label[leaf++]);
+        continue;
+      }
+      if (split >= threshold.size() || split >= left.size() || split >= right.size())
+        t.fail_here("threshold, left or right ends before node " + std::to_string(k));
+      node.threshold = threshold[split];
+      node.left = static_cast<int32_t>(left[split]);
+      node.right = static_cast<int32_t>(right[split]);
+      ++split;
+      // Children before their parent (post-order, as grown), so routing always ends at a leaf.
+      if (node.left >= k || node.right >= k) t.fail_here("node " + std::to_string(k) + ": a child is not stored before it");
+    }
+    if (split != threshold.size() || leaf != label.size()) t.fail_here("the node arrays hold more entries than the nodes use");
+  }
+  return model;
 }
 
 }  // namespace dpf
