@@ -10,6 +10,9 @@
 #include <iostream>
 #include <map>
 
+#include "algorithms/common/params.hpp"
+#include "algorithms/registry.hpp"
+#include "algorithms/registry_fit.hpp"
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
 #include "core/util/number_text.hpp"
@@ -29,6 +32,26 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
     require(eq != std::string::npos && eq > 0, "--param '", kv, "': expected name=value");
     given[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  return given;
+}
+
+// A user's own fit is private by default, as every library entry point: where the algorithm's default
+// configuration is not DP and a repaired variant exists, `strict` defaults to true. The published
+// mechanism stays an explicit choice (--param strict=false) and its fit is warned about.
+std::map<std::string, std::string> private_by_default(const AlgorithmInfo& info, std::map<std::string, std::string> given,
+                                                      TaskKind task) {
+  const bool has_strict = std::any_of(info.params.begin(), info.params.end(),
+                                      [](const ParamSpec& s) { return s.name == "strict"; });
+  if (!info.private_algorithm || !has_strict || given.count("strict")) return given;
+  std::map<std::string, std::string> probe = given;
+  if (!probe.count("epsilon")) probe["epsilon"] = "1";  // the label does not depend on epsilon's value
+  std::string status;
+  try {
+    status = info.privacy_status(resolve_params(info.name, info.params, probe, "--param"), task);
+  } catch (const Error&) {
+    status.clear();  // the default cannot be resolved without more: take the repaired variant
+  }
+  if (!is_dp_label(status)) given["strict"] = "true";
   return given;
 }
 
@@ -110,6 +133,8 @@ int cmd_fit(const std::vector<std::string>& args) {
       "seed", po::value<uint64_t>()->default_value(1), "RNG seed")(
       "bins", po::value<int>()->default_value(0), "bin every numeric feature into K equal-width bins of its public domain first (0: none)")(
       "save", po::value<std::string>()->required(), "write the fitted model here (JSON)");
+  // --param strict=false selects an algorithm's published, not-DP mechanism; without it `fit` takes the
+  // epsilon-DP variant wherever the default is not DP (private_by_default).
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(o).run(), vm);
   if (vm.count("help")) { std::cout << o; return 0; }
@@ -123,7 +148,13 @@ int cmd_fit(const std::vector<std::string>& args) {
   impute_with_all_rows(data);  // as `dpforest describe`: the command fits on all rows
   const Schema input = data.schema();
   if (bins > 0) data = bin_equal_width(data, bins);
-  const RegistryFit fit = fit_registry(algorithm, given, data, vm["seed"].as<uint64_t>(), default_threads(), "--param");
+  const std::map<std::string, std::string> params =
+      private_by_default(find_algorithm(algorithm), given, data.schema().target.task);
+  const RegistryFit fit = fit_registry(algorithm, params, data, vm["seed"].as<uint64_t>(), default_threads(), "--param");
+  if (fit.info->private_algorithm && !is_dp_label(fit.privacy_status))
+    std::fprintf(stderr, "warning: %s with these parameters is not differentially private (%s)%s\n", algorithm.c_str(),
+                 fit.privacy_status.c_str(),
+                 params.count("strict") && params.at("strict") == "false" ? "; its epsilon-DP variant is strict=true" : "");
   const std::string text = saved_model_json(fit, input, bins);
   const std::string path = vm["save"].as<std::string>();
   std::ofstream f(path, std::ios::binary);

@@ -113,6 +113,22 @@ def test_every_private_estimator_pickles_or_says_why_not(name, binary_data):
     assert again.privacy_status_ == est.privacy_status_
 
 
+def test_cli_fit_is_private_by_default(cli, tmp_path):
+    # Without `strict`, `dpforest fit` takes the epsilon-DP variant where the default is not DP, as
+    # the Python estimators do; the published mechanism is an explicit, warned-about choice.
+    for algorithm in ("dipreme", "privatree", "diffprivlib-rf"):
+        out = tmp_path / f"{algorithm}.json"
+        r = subprocess.run([cli, "fit", "--algorithm", algorithm, "--dataset", "banknote", "--param", "epsilon=1",
+                            "--save", str(out)], capture_output=True, text=True, check=True)
+        m = dpforest.load(out)
+        assert m.privacy_status_ == "epsilon-DP", (algorithm, m.privacy_status_)
+        assert "warning" not in r.stderr
+        r = subprocess.run([cli, "fit", "--algorithm", algorithm, "--dataset", "banknote", "--param", "epsilon=1",
+                            "--param", "strict=false", "--save", str(out)], capture_output=True, text=True, check=True)
+        assert dpforest.load(out).privacy_status_ != "epsilon-DP"
+        assert "not differentially private" in r.stderr and "strict=true" in r.stderr, r.stderr
+
+
 def test_cli_fit_save_and_predict_interoperate_with_python(cli, tmp_path):
     # CLI fit -> Python load: the same predictions as `dpforest predict`.
     run_cli(cli, "fit", "--algorithm", "dipreme", "--dataset", "banknote", "--param", "epsilon=1",
