@@ -18,16 +18,54 @@ const std::vector<uint32_t>& RankIndex::ranks(const Dataset& data, int f) {
   std::vector<uint32_t>& rank = rank_[static_cast<std::size_t>(f)];
   if (rank.empty()) {
     std::span<const double> col = data.column(static_cast<std::size_t>(f));
-    std::vector<uint32_t> order(data.n_rows());
-    std::iota(order.begin(), order.end(), 0u);
-    // The order of std::pair<double, uint32_t>'s operator<: by value, ties by row index.
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return col[a] < col[b] || (!(col[b] < col[a]) && a < b);
-    });
+    const bool has_nan = std::any_of(col.begin(), col.end(), [](double x) { return std::isnan(x); });
+    std::vector<uint32_t> order = has_nan ? comparison_order(col) : radix_order(col);
     rank.resize(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
   }
   return rank;
+}
+
+// The order of std::pair<double, uint32_t>'s operator<: by value, ties by row index.
+std::vector<uint32_t> RankIndex::comparison_order(std::span<const double> col) {
+  std::vector<uint32_t> order(col.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return col[a] < col[b] || (!(col[b] < col[a]) && a < b);
+  });
+  return order;
+}
+
+// The same order for a column without NaN, by a stable LSD radix sort of the values' bit patterns
+// mapped to unsigned integers in value order (-0.0 taken as +0.0, which compares equal to it), 11
+// bits per pass; a pass whose digit is the same for every row is skipped. Linear in the rows,
+// where the comparison sort of ten million rows takes seconds per feature.
+std::vector<uint32_t> RankIndex::radix_order(std::span<const double> col) {
+  const std::size_t n = col.size();
+  struct Item {
+    uint64_t key;
+    uint32_t row;
+  };
+  std::vector<Item> a(n), b(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = col[i] == 0.0 ? 0.0 : col[i];
+    const auto bits = std::bit_cast<uint64_t>(x);
+    a[i] = {bits >> 63 ? ~bits : bits | (uint64_t{1} << 63), static_cast<uint32_t>(i)};
+  }
+  constexpr int kBits = 11;
+  std::vector<std::size_t> count((std::size_t{1} << kBits) + 1);
+  for (int shift = 0; shift < 64; shift += kBits) {
+    const uint64_t mask = (uint64_t{1} << kBits) - 1;
+    std::fill(count.begin(), count.end(), 0);
+    for (const Item& it : a) ++count[((it.key >> shift) & mask) + 1];
+    if (std::any_of(count.begin(), count.end(), [n](std::size_t c) { return c == n; })) continue;
+    for (std::size_t k = 0; k + 1 < count.size(); ++k) count[k + 1] += count[k];
+    for (const Item& it : a) b[count[(it.key >> shift) & mask]++] = it;
+    a.swap(b);
+  }
+  std::vector<uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = a[i].row;
+  return order;
 }
 
 template <class Tag>
@@ -427,16 +465,26 @@ std::size_t GiniSplitSearch::one_vs_rest_codes(const uint8_t* codes, const int* 
                                                std::size_t n_codes, std::vector<SplitGain>& out) {
   out.clear();
   const auto C = static_cast<std::size_t>(n_classes_);
-  per_value_.assign(n_codes * C, 0.0);
+  // Integer counts in four interleaved histograms (consecutive rows often hit the same cell: one
+  // histogram would chain their increments through memory), summed into the exact double counts.
+  const std::size_t cells = n_codes * C;
+  code_counts_.assign(4 * cells, 0);
+  uint32_t* h = code_counts_.data();
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (std::size_t k = 0; k < 4; ++k)
+      ++h[k * cells + codes[i + k] * C + static_cast<std::size_t>(labels[i + k])];
+  for (; i < n; ++i) ++h[codes[i] * C + static_cast<std::size_t>(labels[i])];
+  per_value_.assign(cells, 0.0);
   std::fill(total_.begin(), total_.end(), 0.0);
   std::size_t m = 0;  // 1 + the largest code present
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t v = codes[i];
-    const auto c = static_cast<std::size_t>(labels[i]);
-    per_value_[v * C + c] += 1;
-    total_[c] += 1;
-    m = std::max(m, v + 1);
-  }
+  for (std::size_t v = 0; v < n_codes; ++v)
+    for (std::size_t c = 0; c < C; ++c) {
+      const uint32_t k = h[v * C + c] + h[cells + v * C + c] + h[2 * cells + v * C + c] + h[3 * cells + v * C + c];
+      per_value_[v * C + c] = static_cast<double>(k);
+      total_[c] += static_cast<double>(k);
+      if (k > 0) m = std::max(m, v + 1);
+    }
   const double dn = static_cast<double>(n);
   double st = 0;
   for (double t : total_) st += t * t;
