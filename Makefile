@@ -14,6 +14,7 @@
 #   make bench                             timings vs scikit-learn and ranger, scale rows 1e5-1e7 (results/bench/bench.csv)
 #   make datasets                          fetch and verify every dataset
 #   make list                              papers' experiments, algorithms, datasets
+#   make docs                              regenerate docs/algorithms.md from the registry
 #   make calibrate                         refit the cost model (experiments/cost/cost_table.inc) on measured task CPU times
 #   make fuzz [SECONDS=60]                 libFuzzer targets (clang, build-fuzz), SECONDS each
 #   make submit PAPER=<id> [TASKS=n]       every figure and table of one paper as one SLURM array job + finishing job
@@ -34,7 +35,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 
-.PHONY: all build tool deps plot-deps calibrate test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published snapshot verify report audit bench datasets list fuzz clean
+.PHONY: all build tool deps docs plot-deps calibrate test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published snapshot verify report audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
@@ -182,3 +183,7 @@ fuzz:
 
 clean:
 	rm -rf $(BUILD)
+
+# docs/algorithms.md from the registry (ctest `docs` fails when it is stale).
+docs: tool
+	$(PY) -m experiments.tools.algorithms_doc --dpforest $(DPF) --out docs/algorithms.md

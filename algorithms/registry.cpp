@@ -11,6 +11,7 @@
 #include "algorithms/diffprivlib_rf/diffprivlib_rf.hpp"
 #include "algorithms/dipreme/dipreme.hpp"
 #include "algorithms/dp_df/dp_df.hpp"
+#include "algorithms/dp_ebm/dp_ebm.hpp"
 #include "algorithms/dp_ert/dp_ert.hpp"
 #include "algorithms/dp_rf/dp_rf.hpp"
 #include "algorithms/fs/fs.hpp"
@@ -20,6 +21,7 @@
 #include "algorithms/mrf/mrf.hpp"
 #include "algorithms/privatree/privatree.hpp"
 #include "algorithms/rgv/rgv.hpp"
+#include "algorithms/s_bdt/s_bdt.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 #include "core/util/error.hpp"
 
@@ -46,6 +48,8 @@ std::vector<AlgorithmInfo> build_table() {
       comprf_algorithms(),          // comprf-c, comprf-i
       diffprivlib_rf_algorithms(),  // diffprivlib-rf (IBM diffprivlib v0.6)
       privatree_algorithms(),       // privatree (the authors' HEAD "fixed" variant), privatree-v2 (arXiv v2 code)
+      dp_ebm_algorithms(),          // dp-ebm ((epsilon, delta)-DP boosting, GDP accounting; dp-ebm.md)
+      s_bdt_algorithms(),           // s-bdt ((epsilon, delta)-DP boosting; s-bdt.md), dpboost (§9)
   };
   std::vector<AlgorithmInfo> table;
   for (const auto& family : families)

@@ -17,7 +17,9 @@ RegistryFit fit_registry(const std::string& algorithm, const std::map<std::strin
   std::unique_ptr<Learner> learner = r.info->make(r.params, data.schema());
   FitContext ctx{Rng(seed), PrivacyLedger(), threads};
   const std::vector<uint32_t> rows = all_rows(data.n_rows());
-  r.model = learner->fit(data, rows, ctx);
+  // Values outside the public bounds are clamped to them before fitting (core/data/dataset.hpp).
+  Dataset clamped;
+  r.model = learner->fit(clamped_to_bounds(data, clamped), rows, ctx);
   r.ledger = std::move(ctx.ledger);
   return r;
 }

@@ -21,7 +21,8 @@ struct RegistryFit {
 };
 
 // Resolves `given` against the algorithm's schema (`where` names the source in messages), checks the
-// task is supported, builds the learner on data.schema() and fits it on all rows with Rng(seed).
+// task is supported, builds the learner on data.schema() and fits it on all rows with Rng(seed),
+// the values clamped to the schema's public bounds (clamped_to_bounds, core/data/dataset.hpp).
 RegistryFit fit_registry(const std::string& algorithm, const std::map<std::string, std::string>& given,
                          const Dataset& data, uint64_t seed, int threads, const std::string& where);
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""One-off helper: replaces each line `# @public <id:variant>` in datasets/*.yaml with the public
-domains and category lists computed from the full data file by the C++ loader itself
-(tests/data/public_tool.cpp). Usage: python3 datasets/fill_public.py build-data/test_data [ids...]"""
+"""A maintainer's draft helper: replaces each line `# @public <id:variant>` in datasets/*.yaml with the
+ranges and category lists FOUND IN THE DATA FILE ITSELF by the C++ loader (tests/data/public_tool.cpp),
+under a `# DRAFT from the data file` marker. Those values are not public knowledge (they leak the rows'
+extremes and which categories occur): check each against the dataset's public documentation and remove
+the marker before the entry is used (datasets/README.md, "How to add a dataset to the registry").
+Usage: python3 datasets/fill_public.py build/test_data [ids...]"""
 import glob, os, re, subprocess, sys
 
 binary = sys.argv[1]
@@ -19,7 +22,8 @@ for path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), '*.yaml')))
     for line in out.stdout.splitlines():
         if line.startswith('@@ '):
             cur = line.split()[1]
-            blocks[cur] = []
+            blocks[cur] = ["    # DRAFT from the data file (not public knowledge): check every value against the "
+                           "dataset's documentation, then delete this line"]
             print(path, line)
         elif cur and line.startswith('    '):
             blocks[cur].append(line)

@@ -13,6 +13,7 @@
 #include "core/util/error.hpp"
 #include "core/util/input_check.hpp"
 #include "datasets/fetcher.hpp"
+#include "datasets/local.hpp"
 
 namespace fs = std::filesystem;
 
@@ -42,7 +43,10 @@ YAML::Node merged_variant(const YAML::Node& variants, std::size_t i, const std::
   fail(where, ": variant '", v["name"].as<std::string>(), "' has unknown base '", base, "'");
 }
 
-DatasetEntry parse_entry(const fs::path& file) {
+}  // namespace
+
+DatasetEntry parse_dataset_entry(const std::string& path) {
+  const fs::path file(path);
   std::string where = file.string();
   const YAML::Node root = load_yaml_file_strict(where);  // size limit, UTF-8, duplicate keys
   if (!root.IsMap()) fail(where, ": expected a YAML mapping at the top level");
@@ -69,6 +73,10 @@ DatasetEntry parse_entry(const fs::path& file) {
       DatasetFile df;
       df.name = f["name"].as<std::string>();
       df.url = f["url"] ? f["url"].as<std::string>() : "";
+      // A registry file says where its exact bytes come from; a file of one's own needs no entry.
+      if (f["url"] && df.url.empty())
+        fail(where, ": file '", df.name, "' has an empty url: give the address these exact bytes can be downloaded ",
+             "from (a file of your own needs no registry entry: name it in the config, docs/own-data.md)");
       df.sha256 = f["sha256"] ? f["sha256"].as<std::string>() : "";
       df.bytes = f["bytes"] ? f["bytes"].as<uint64_t>() : 0;
       e.files.push_back(df);
@@ -87,6 +95,8 @@ DatasetEntry parse_entry(const fs::path& file) {
   return e;
 }
 
+namespace {
+
 struct Registry {
   std::map<std::string, DatasetEntry> entries;
 };
@@ -99,7 +109,7 @@ const Registry& registry() {
     if (!fs::is_directory(dir)) fail("dataset registry folder ", dir.string(), " not found (set DPFOREST_ROOT)");
     for (const auto& de : fs::directory_iterator(dir)) {
       if (de.path().extension() != ".yaml") continue;
-      DatasetEntry e = parse_entry(de.path());
+      DatasetEntry e = parse_dataset_entry(de.path().string());
       std::string id = e.id;
       reg.entries.emplace(id, std::move(e));
     }
@@ -118,14 +128,21 @@ const DatasetFile& DatasetEntry::file(const std::string& name) const {
 std::string project_root() {
   std::string r = env("DPFOREST_ROOT");
   if (!r.empty()) return r;
-  std::error_code ec;
-  fs::path p = fs::current_path(ec);
-  if (!ec)
+  const auto root_at_or_above = [](fs::path p) -> std::string {
     for (; !p.empty(); p = p.parent_path()) {
-      if (fs::is_directory(p / "datasets") && fs::exists(p / "CMakeLists.txt")) return p.string();
+      std::error_code ec;
+      if (fs::is_directory(p / "datasets", ec) && fs::exists(p / "CMakeLists.txt", ec)) return p.string();
       if (p == p.parent_path()) break;
     }
-  return ".";
+    return "";
+  };
+  std::error_code ec;
+  std::string r2 = root_at_or_above(fs::current_path(ec));
+  if (!r2.empty()) return r2;
+  // Run from elsewhere (a user's own study folder): the checkout the executable was built in.
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) r2 = root_at_or_above(exe.parent_path());
+  return r2.empty() ? "." : r2;
 }
 
 DataOptions DataOptions::from_environment() {
@@ -176,11 +193,38 @@ const VariantSpec& variant_spec(const std::string& spec) {
   fail("dataset '", id, "' has no variant '", variant, "' (variants: ", known, ")");
 }
 
+DatasetFacts dataset_facts(const std::string& spec) {
+  DatasetFacts f;
+  if (is_synthetic_dataset(spec)) {
+    f.known = true;  // synthetic:classification, two classes (a bad spec is named when it loads)
+    f.classes = 2;
+    return f;
+  }
+  if (is_synthetic_spec(spec)) {
+    f.known = true;
+    f.classes = static_cast<std::size_t>(synthetic_params(spec[6]).n_classes);
+    return f;
+  }
+  try {
+    const VariantSpec& v = variant_spec(spec);
+    f.known = true;
+    f.task = v.task;
+    f.classes = v.task == TaskKind::kClassification ? v.classes.size() : 0;
+    f.imputes_train_median = v.missing_rule == "impute-train-median";
+    f.domains_from_data = v.public_from_data;
+  } catch (const Error&) {
+    // Not in the registry: loading it names the problem.
+  }
+  return f;
+}
+
 Dataset load_dataset(const std::string& spec, const DataOptions& options) {
   return load_dataset(spec, options, BuildOptions{});
 }
 
 Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build) {
+  // A user's own CSV file, typed by its side schema <stem>.schema.yaml (datasets/local.hpp).
+  if (is_local_csv_spec(spec)) return load_local_dataset(local_dataset_from_files(spec, side_schema_path(spec)));
   // Generated benchmark data ("synthetic:classification:n=N,d=D,seed=S"): core/data/synthetic.hpp.
   if (is_synthetic_dataset(spec)) return make_synthetic_dataset(spec);
   // smooth-rdf SynthA-G ("synth-a" .. "synth-g[:n=N,seed=S]"): generated, not read (smooth-rdf.md §4).

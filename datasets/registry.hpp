@@ -43,19 +43,34 @@ struct DataOptions {
   static DataOptions from_environment();
 };
 
-// The project root (for datasets/, configs/): DPFOREST_ROOT, else the nearest directory at or above
-// the working directory that holds both datasets/ and CMakeLists.txt, else ".".
+// The project root (for datasets/, configs/, plots/): DPFOREST_ROOT, else the nearest directory at or
+// above the working directory that holds both datasets/ and CMakeLists.txt, else the same above the
+// running executable (build/dpforest run from a user's own folder), else ".".
 std::string project_root();
 
 std::vector<std::string> dataset_ids();             // every registry entry, sorted
+// One registry file, parsed and checked (unknown keys, files without a url, variants' files listed).
+DatasetEntry parse_dataset_entry(const std::string& path);
 const DatasetEntry& dataset_entry(const std::string& id);  // throws naming the id and the known ids
 
 // Loads "id" or "id:variant" as a typed Dataset with its public schema. Files are taken from the
 // mirror or cache (verified by sha256) or downloaded; a missing or corrupt file throws
 // dpf::MissingInput naming the dataset, the file, its URL and what to do.
-// The dataset name is "id" for the default variant and "id:variant" otherwise.
+// The dataset name is "id" for the default variant and "id:variant" otherwise. A spec ending in
+// ".csv" names a user's own file, typed by its side schema <stem>.schema.yaml (datasets/local.hpp).
 Dataset load_dataset(const std::string& spec, const DataOptions& options);
 Dataset load_dataset(const std::string& spec, const DataOptions& options, const BuildOptions& build);
+
+// What is public about a dataset before any row is read: from the registry entry, or the generator
+// spec of a synthetic dataset. known = false for a spec neither knows (then nothing is checked).
+struct DatasetFacts {
+  bool known = false;
+  TaskKind task = TaskKind::kClassification;
+  std::size_t classes = 0;           // the public class list's size (0: not listed, e.g. public: from-data)
+  bool imputes_train_median = false;  // missing.rule impute-train-median (not differentially private)
+  bool domains_from_data = false;     // `public: from-data`: the domains are read from the rows
+};
+DatasetFacts dataset_facts(const std::string& spec);
 
 // The registry's description of "id" or "id:variant" (expected shapes, column kinds, ...).
 const VariantSpec& variant_spec(const std::string& spec);

@@ -68,6 +68,9 @@ struct BuildOptions {
   bool infer_public = false;
 };
 
+// A cell as a finite number (blanks around it and a leading '+' allowed), as build_dataset reads it.
+bool parse_cell_number(const std::string& s, double& out);
+
 // Types the raw tables (one per file of the variant) into a Dataset named `name`. Errors name the
 // dataset, the file, the line and the column.
 Dataset build_dataset(const std::string& name, const VariantSpec& spec, std::vector<RawTable>& tables,

@@ -207,12 +207,40 @@ def plot_vs_x(ax, data, labels, styles, xs_for_flat):
         ax.errorbar(xs, ms, yerr=ss, label=label, capsize=3, **style)
 
 
-def two_panels_vs_epsilon(result_dir, stem, panels, styles, suptitle, xlabel="epsilon",
-                          ylabel="accuracy (mean ± std over 10 random 90/10 splits)"):
+def protocol_text(protocol):
+    """A config's protocol in words, as `dpforest summarize` writes it (experiments/publish/summary.cpp):
+    "5-fold CV × 2 repetitions", "10 random 90/10 splits", "3 fits evaluated on their training rows"."""
+    kind = protocol.get("type", "holdout")
+    reps = int(protocol.get("repetitions", 10))
+    if kind == "kfold":
+        return f"{int(protocol.get('folds', 10))}-fold CV" + (f" × {reps} repetitions" if reps > 1 else "")
+    if kind == "resubstitution":
+        return f"{reps} {'fit' if reps == 1 else 'fits'} evaluated on their training rows"
+    test = round(100 * float(protocol.get("test_fraction", 0.1)))
+    return f"{reps} random {100 - test}/{test} split" + ("" if reps == 1 else "s")
+
+
+def experiment_protocol(result_dir):
+    """The protocol of the experiment whose results are in result_dir: from the experiment.yaml its
+    run wrote there, else from configs/<paper>/<experiment>.yaml of this checkout."""
+    import yaml
+    result_dir = os.path.normpath(result_dir)
+    written = os.path.join(result_dir, "experiment.yaml")
+    config = os.path.join(ROOT, "configs", os.path.basename(os.path.dirname(result_dir)),
+                          os.path.basename(result_dir) + ".yaml")
+    path = written if os.path.exists(written) else config
+    with open(path) as f:
+        return (yaml.safe_load(f) or {}).get("protocol") or {}
+
+
+def two_panels_vs_epsilon(result_dir, stem, panels, styles, suptitle, xlabel="epsilon", ylabel=None):
     """Accuracy against epsilon (log x) in two panels sharing y, as the DiPriMe Banknote sweeps draw it.
 
     panels: [(series labels, title, title fontsize or None)] for panels (a) and (b); suptitle may hold
-    "{n}", replaced by the number of repetitions in results.csv."""
+    "{n}", replaced by the number of repetitions in results.csv. The y label names the experiment's
+    protocol (experiment_protocol) unless given."""
+    if ylabel is None:
+        ylabel = f"accuracy (mean ± std over {protocol_text(experiment_protocol(result_dir))})"
     rows = load_rows(result_dir)
     data = series(rows, "accuracy", "epsilon")
     eps = sorted({p[0] for pts in data.values() for p in pts if p[0] is not None})

@@ -23,7 +23,7 @@ struct QuirkSpec {
 };
 
 // The a-priori privacy guarantee of a resolved configuration: the most any fit of it may spend,
-// fixed before seeing data (issue "Privacy first", finding 6). A fit's ledger can spend less (levels
+// fixed before seeing data. A fit's ledger can spend less (levels
 // that are not grown, stops); the row records both. `epsilon` bounds the claimed accounting
 // (PrivacyLedger::spent), `epsilon_conservative` the conservative one (claimed-parallel scopes
 // summed); +inf where no data-independent bound exists. delta is 0 for every pure-epsilon algorithm.
@@ -49,6 +49,9 @@ struct AlgorithmInfo {
   std::vector<ParamSpec> params;  // includes the common `strict` and `reference_quirks`
   std::vector<QuirkSpec> quirks;
   bool private_algorithm = true;  // takes `epsilon`
+  // Classification on exactly two classes only (regression, where supported, is unaffected): the
+  // runner refuses such an algorithm on a dataset with more classes before any work.
+  bool binary_classification_only = false;
   // Privacy status of the resolved configuration: "epsilon-DP", "(epsilon, delta)-DP", "non-private",
   // or "published, not epsilon-DP: <reason>" / "published, not (epsilon, delta)-DP: <reason>" (privacy.md §6).
   // A configuration whose a-priori epsilon exceeds its nominal `epsilon` is never labelled epsilon-DP:

@@ -241,7 +241,7 @@ std::vector<AlgorithmInfo> diffprivlib_rf_algorithms() {
           "empty leaves uniform (as permute-and-flip on zero counts), float64 instead of float32 X. The blocks follow "
           "the order of the training rows (file order in the runner): on a file sorted by class, such as magic-gamma, "
           "most trees see one class; the library does the same on the same rows (docs/diffprivlib-comparison.md)",
-      .papers = "none yet (issue 16: a baseline of PrivaTree, privatree.md §7)",
+      .papers = "privatree, lumberjack (the baseline of both)",
       .tasks = {TaskKind::kClassification},
       .params = diffprivlib_rf_params().specs({}),
       .privacy_status = [](const Params& p, TaskKind) -> std::string {

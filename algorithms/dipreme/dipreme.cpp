@@ -247,6 +247,7 @@ AlgorithmInfo family_entry(Family f) {
                   .tasks = {TaskKind::kClassification, TaskKind::kRegression},
                   .quirks = family_quirks(f),
                   .private_algorithm = f != Family::kMedian,
+                  .binary_classification_only = true,  // dipreme.md §1: classification is binary in the papers
                   .privacy_status = [f](const Params& p, TaskKind t) { return family_status(f, p, t); }};
   a.params = set.specs(a.quirks);
   if (a.private_algorithm) a.privacy_bound = [f](const Params& p, TaskKind) { return family_bound(f, p); };

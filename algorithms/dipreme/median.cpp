@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/privacy/exact.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
@@ -27,32 +28,28 @@ void intervals(std::span<const double> sorted, double lo, double hi, std::vector
     scores[j] = -std::fabs(2.0 * static_cast<double>(j) - static_cast<double>(m));
 }
 
-// Rejection rounds of numeric_median_em before it falls back to the full EM (never reached in
-// practice: a round is rejected only inside a tail's bound, whose mass is tiny).
-constexpr int kMaxRounds = 64;
-
 }  // namespace
 
 double numeric_median_em(Rng& rng, std::span<double> v, double lo, double hi, double epsilon, std::size_t window) {
   const std::size_t m = v.size();
   if (!(hi > lo)) return lo;  // degenerate domain: every interval has length 0 (dipreme.md §2.5a)
   for (double& x : v) x = std::clamp(x, lo, hi);  // monotone: sorting then clamping is the same
-  thread_local std::vector<double> breaks, scores, pw;
+  thread_local std::vector<double> breaks, scores;
   // [ICML] §3 / Alg. 1: EM with base measure μ = interval length, score -|#left - #right| = -|2j - M|
-  // for interval j = [x_(j), x_(j+1)] (x_(0) = lo, x_(M+1) = hi), Δ = 1. The log-space mechanism of
-  // core/privacy handles what the fast path below does not: ε = ∞, and ε so large that e^-ε underflows.
+  // for interval j = [x_(j), x_(j+1)] (x_(0) = lo, x_(M+1) = hi), Δ = 1, on the public threshold grid
+  // (mechanisms.hpp). The general mechanism of core/privacy handles what the windowed path below
+  // does not: ε = ∞, and a window whose intervals hold no grid point.
   auto full_em = [&]() {
     std::sort(v.begin(), v.end());
     intervals(v, lo, hi, breaks, scores);
     return interval_exponential_mechanism(rng, breaks, scores, epsilon, 1.0).value;
   };
-  if (!std::isfinite(epsilon) || !(epsilon > 0) || epsilon > 60) return full_em();
+  if (!std::isfinite(epsilon) || !(epsilon > 0)) return full_em();
   if (window == 0) window = static_cast<std::size_t>(std::min(1e9, std::ceil(20.0 / epsilon))) + 8;
-  // The weight len_j exp(-(ε/2)|2j - M|) relative to the best score is len_j r^dist(j), r = e^-ε,
-  // dist(j) = the number of positions j lies away from the median position(s) floor(M/2)..ceil(M/2).
+  // The score -|2j - M| falls by 2 per position away from the median position(s) half..upper.
   const std::size_t half = m / 2, upper = m - half;
-  auto dist = [&](std::size_t j) { return j <= half ? half - j : (j >= upper ? j - upper : 0); };
-  // Window jl..jr around the median; beyond it the tails stay unsorted (selection, O(M)).
+  // Window jl..jr around the median; beyond it the tails stay unsorted (selection, O(M)). Both tails,
+  // when present, lie more than `window` positions away, further than every window interval.
   const std::size_t jl = half > window ? half - window : 0;
   const std::size_t jr = std::min(m, upper + window);
   const bool tails = jl > 0 || jr < m;
@@ -68,67 +65,110 @@ double numeric_median_em(Rng& rng, std::span<double> v, double lo, double hi, do
     }
   }
   auto brk = [&](std::size_t j) { return j == 0 ? lo : (j == m + 1 ? hi : v[j - 1]); };
-  const double r = std::exp(-epsilon);
-  const std::size_t max_dist = std::max(dist(jl), dist(jr)) + 1;
-  pw.resize(max_dist + 1);
-  pw[0] = 1.0;
-  for (std::size_t k = 1; k <= max_dist; ++k) pw[k] = pw[k - 1] * r;
-  std::vector<double>& w = scores;  // window weights
-  w.resize(jr - jl + 1);
-  double wsum = 0.0;
-  for (std::size_t j = jl; j <= jr; ++j) wsum += (w[j - jl] = (brk(j + 1) - brk(j)) * pw[dist(j)]);
-  // Tail bounds: every left-tail interval is at least dist(jl - 1) away, every right one dist(jr + 1),
-  // and a tail's lengths add up to its span. The 1 + 1e-9 keeps a bound above the exact tail mass
-  // whatever the rounding (a looser bound only costs rejections, never exactness).
-  const double bound_left = jl > 0 ? (brk(jl) - lo) * pw[dist(jl - 1)] * (1 + 1e-9) : 0.0;
-  const double bound_right = jr < m ? (hi - brk(jr + 1)) * pw[dist(jr + 1)] * (1 + 1e-9) : 0.0;
-  const double total = wsum + bound_left + bound_right;
-  // Mass so small that underflow could matter (lengths near 1e-250, or only empty intervals near the
-  // median with e^-ε tiny): the log-space mechanism.
-  if (!(total > 1e-250) || !std::isfinite(total)) return full_em();
-  // A tail's exact intervals, walked outwards from the window, entered with u uniform on [0, bound):
-  // accepted iff u falls under the exact cumulative mass (probability exact / bound), then
-  // interval j w.p. ∝ its weight.
-  auto tail = [&](bool left, double u, double& out) {
-    double g = pw[dist(left ? jl - 1 : jr + 1)], acc = 0.0;
-    for (std::size_t k = 0, n = left ? jl : m - jr; k < n; ++k, g *= r) {
-      const std::size_t j = left ? jl - 1 - k : jr + 1 + k;
-      acc += (brk(j + 1) - brk(j)) * g;
-      if (u < acc) {
-        out = rng.uniform(brk(j), brk(j + 1));
-        return true;
-      }
-    }
-    return false;
+  // The grid: interval j holds the grid points (x_(j), x_(j+1)], interval 0 also lo (exactly as
+  // interval_exponential_mechanism assigns them).
+  const double r = threshold_grid(lo, hi), inv_r = 1.0 / r;  // powers of two: x * inv_r is exact
+  const auto g_lo = static_cast<int64_t>(std::ceil(lo / r)), g_hi = static_cast<int64_t>(std::floor(hi / r));
+  if (g_hi < g_lo) return lo;
+  auto gfloor = [&](double x) {  // floor(x / r) clamped to [g_lo - 1, g_hi]; |x / r| < 2^53
+    const double q = x * inv_r;
+    const auto t = static_cast<int64_t>(q);
+    return std::clamp(t - static_cast<int64_t>(static_cast<double>(t) > q), g_lo - 1, g_hi);
   };
-  bool left_sorted = false, right_sorted = false;
-  for (int round = 0; round < kMaxRounds; ++round) {
-    double u = rng.uniform() * total;
-    if (u < wsum) {
-      double acc = 0.0;
-      std::size_t pick = jl;
-      for (std::size_t j = jl; j <= jr; ++j) {
-        if (w[j - jl] <= 0.0) continue;
-        acc += w[j - jl];
-        pick = j;
-        if (u < acc) break;
-      }
-      return rng.uniform(brk(pick), brk(pick + 1));
+  // Interval j holds the grid points (end(j - 1), end(j)], end(j) the last grid index <= x_(j+1).
+  auto end_of = [&](std::size_t j) { return j == m ? g_hi : gfloor(v[j]); };
+  auto before_of = [&](std::size_t j) { return j == 0 ? g_lo - 1 : gfloor(v[j - 1]); };
+  auto count_of = [&](std::size_t j) { return std::max<int64_t>(end_of(j) - before_of(j), 0); };
+  // |2j - M|: the score -|2j - M| is an integer, so its grid units are |2j - M| units(1). The best
+  // score over the intervals that hold a grid point: the nearest such interval to the median (in
+  // the window; every tail interval lies further out).
+  auto score_abs = [&](std::size_t j) { return static_cast<uint64_t>(2 * j >= m ? 2 * j - m : m - 2 * j); };
+  uint64_t best_abs = std::numeric_limits<uint64_t>::max();
+  for (std::size_t d = 0; best_abs == std::numeric_limits<uint64_t>::max() && (half >= jl + d || upper + d <= jr);
+       ++d) {
+    if (half >= jl + d && count_of(half - d) > 0) best_abs = score_abs(half - d);
+    if (upper + d <= jr && count_of(upper + d) > 0) best_abs = std::min(best_abs, score_abs(upper + d));
+  }
+  if (best_abs == std::numeric_limits<uint64_t>::max()) return full_em();
+  // Exact exponents c (best - score_j) on the score grid (core/privacy/exact.hpp).
+  const SelectionScale sc(epsilon, 1.0);
+  const auto unit = static_cast<uint64_t>(sc.units(1.0, "dipreme median"));
+  (void)sc.units(static_cast<double>(m), "dipreme median");  // checks that every score is in range
+  auto gap_of = [&](std::size_t j) { return score_abs(j) > best_abs ? (score_abs(j) - best_abs) * unit : 0; };
+  auto k_of = [&](std::size_t j) { return std::min(sc.envelope(gap_of(j)), kEnvelopeSpan); };
+  // Entries of the dyadic envelope (as exact_weighted_draw, relative to the best's K = 0): runs of
+  // window intervals sharing k = min(K, 60) — K grows with the distance to the median, so a run is
+  // found by bisection and costs O(1) however many intervals it spans — then the two tails, each
+  // weighted by its interval nearest the window. An entry's weight is its grid points times
+  // 2^(60 - k); a proposal is a uniform grid point of an entry, kept with Bernoulli(exp(-x_j) 2^k) for
+  // the interval j holding it (x_j >= the entry's smallest exponent, so k <= K(x_j)). A kept point has
+  // probability ∝ exp(-x_j): the EM over grid points.
+  enum class Part { kRun, kLeftTail, kRightTail };
+  struct Entry {
+    Part part;
+    std::size_t a, b;  // a run's window positions
+    int64_t before;    // grid index before the entry's first point
+    int64_t k;
+  };
+  thread_local std::vector<Entry> entries;
+  thread_local std::vector<u128> prefix;
+  entries.clear();
+  prefix.clear();
+  u128 total = 0;
+  auto add = [&](const Entry& en, int64_t count) {
+    if (count > 0) total += static_cast<u128>(count) << (kEnvelopeSpan - en.k);
+    entries.push_back(en);
+    prefix.push_back(total);
+  };
+  // Left of the median k_of falls with j, right of it k_of rises: runs of equal k by bisection.
+  const std::size_t split = std::min(half + 1, jr + 1);  // window positions jl..split-1 | split..jr
+  for (std::size_t a = jl; a < split;) {
+    const int64_t k = k_of(a);
+    std::size_t lo_p = a, hi_p = split;  // the first position after a with k_of < k
+    while (hi_p - lo_p > 1) {
+      const std::size_t mid = lo_p + (hi_p - lo_p) / 2;
+      (k_of(mid) >= k ? lo_p : hi_p) = mid;
     }
-    u -= wsum;
-    double out = lo;
-    if (u < bound_left) {
+    add({Part::kRun, a, hi_p - 1, before_of(a), k}, end_of(hi_p - 1) - before_of(a));
+    a = hi_p;
+  }
+  for (std::size_t a = split; a <= jr;) {
+    const int64_t k = k_of(a);
+    std::size_t lo_p = a, hi_p = jr + 1;  // the first position after a with k_of > k
+    while (hi_p - lo_p > 1) {
+      const std::size_t mid = lo_p + (hi_p - lo_p) / 2;
+      (k_of(mid) <= k ? lo_p : hi_p) = mid;
+    }
+    add({Part::kRun, a, hi_p - 1, before_of(a), k}, end_of(hi_p - 1) - before_of(a));
+    a = hi_p;
+  }
+  if (jl > 0) add({Part::kLeftTail, 0, 0, g_lo - 1, k_of(jl - 1)}, gfloor(brk(jl)) - g_lo + 1);
+  if (jr < m) add({Part::kRightTail, 0, 0, gfloor(brk(jr + 1)), k_of(jr + 1)}, g_hi - gfloor(brk(jr + 1)));
+  bool left_sorted = false, right_sorted = false;
+  for (;;) {
+    const u128 u = uniform_below128(rng, total);
+    const auto e = static_cast<std::size_t>(std::upper_bound(prefix.begin(), prefix.end(), u) - prefix.begin());
+    const Entry& en = entries[e];
+    const auto off = static_cast<int64_t>((u - (e == 0 ? 0 : prefix[e - 1])) >> (kEnvelopeSpan - en.k));
+    const double t = static_cast<double>(en.before + 1 + off) * r;
+    // The interval holding t: j = #{x < t}.
+    std::size_t j = 0;
+    if (en.part == Part::kRun) {  // x_(a+1) .. x_(b) = v[a .. b-1] are sorted
+      const auto rb = v.begin() + static_cast<std::ptrdiff_t>(en.a);
+      j = en.a + static_cast<std::size_t>(std::lower_bound(rb, v.begin() + static_cast<std::ptrdiff_t>(en.b), t) - rb);
+    } else if (en.part == Part::kLeftTail) {
       if (!left_sorted) std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first));
       left_sorted = true;
-      if (tail(true, u, out)) return out;
+      j = static_cast<std::size_t>(std::lower_bound(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(first), t) -
+                                   v.begin());
     } else {
-      if (!right_sorted) std::sort(v.begin() + static_cast<std::ptrdiff_t>(last) + 1, v.end());
+      const auto rb = v.begin() + static_cast<std::ptrdiff_t>(last) + 1;
+      if (!right_sorted) std::sort(rb, v.end());
       right_sorted = true;
-      if (tail(false, u - bound_left, out)) return out;
+      j = jr + 1 + static_cast<std::size_t>(std::lower_bound(rb, v.end(), t) - rb);
     }
+    if (bernoulli_exp_scaled(rng, sc.weight(gap_of(j)), en.k)) return t;
   }
-  // Every round rejected: conditionally on that, any exact EM draw keeps the output's law.
-  return full_em();
 }
 
 double numeric_median_split_unsorted(Rng& rng, std::span<double> values, double lo, double hi, double epsilon,
@@ -170,14 +210,14 @@ double numeric_median_split(Rng& rng, std::span<const double> sorted, double lo,
       // between the j-th and (j+1)-th order statistics (domain ends for j = 0, M).
       intervals(sorted, lo, hi, breaks, scores);
       std::size_t j = exponential_mechanism(rng, scores, epsilon, 1.0);
-      return rng.uniform(breaks[j], breaks[j + 1]);
+      return uniform_threshold_between(rng, breaks[j], breaks[j + 1], lo, hi);
     }
     case NumericMedian::kFlipCode: {
       // [code] DiPrimeFlip*: PFM over intervals with score 2 ln(len + 1e-12) - |2j - M|, Δ = 1.
       intervals(sorted, lo, hi, breaks, scores);
       for (std::size_t j = 0; j <= m; ++j) scores[j] += 2.0 * std::log(breaks[j + 1] - breaks[j] + 1e-12);
       std::size_t j = permute_and_flip(rng, scores, epsilon, 1.0);
-      return rng.uniform(breaks[j], breaks[j + 1]);
+      return uniform_threshold_between(rng, breaks[j], breaks[j + 1], lo, hi);
     }
     case NumericMedian::kFlipGrid: {
       // dipreme.md §2.5c "grid": a public grid t_g = lo + (g + 1/2)(hi - lo)/G, score -|N_L - N_R|.

@@ -18,7 +18,9 @@ enum class NumericMedian {
 
 // Threshold r in [lo, hi] for a node whose values of the attribute are `sorted` (ascending; values
 // outside [lo, hi] are clamped to it, a data-independent repair). Rows with x >= r go to the upper
-// child. Score of r: -|#{x < r} - #{x >= r}|, add/remove sensitivity 1. `epsilon` is ε_s.
+// child. Score of r: -|#{x < r} - #{x >= r}|, add/remove sensitivity 1. `epsilon` is ε_s. A
+// threshold drawn between two data points (kExponential, kUniformPositions, kFlipCode) is a point
+// of the public threshold grid of [lo, hi] (mechanisms.hpp threshold_grid).
 double numeric_median_split(Rng& rng, std::span<const double> sorted, double lo, double hi, double epsilon,
                             NumericMedian mechanism);
 
@@ -29,16 +31,18 @@ double numeric_median_split_unsorted(Rng& rng, std::span<double> values, double 
                                      NumericMedian mechanism);
 
 // §2.5a, the EM over the M+1 data intervals with a Lebesgue base measure, for values in any order
-// (reordered in place; values outside [lo, hi] are clamped), in one pass without logarithms: the
-// weight of interval j relative to the best score is len_j r^dist(j), r = e^-ε, dist(j) its distance
-// in positions from the median position(s) (the score -|2j - M| falls by 2 per position). Intervals
-// with dist(j) <= window (default ceil(20/ε) + 8) are found by selection and sorted; the two tails
-// beyond stay unsorted and enter through an upper bound on their mass (the tail's span times its
-// largest weight factor). A draw that lands in a tail's bound sorts that tail and is accepted with
-// probability (exact tail mass)/(bound): rejection sampling, so the output has exactly the EM's law
-// (up to floating-point rounding of the weights, as in interval_exponential_mechanism) while the
-// usual draw costs O(M) selection and O(window) weights. ε = ∞, ε > 60 (e^-ε near underflow) and
-// masses below 1e-250 go to interval_exponential_mechanism on the sorted values.
+// (reordered in place; values outside [lo, hi] are clamped), on the public threshold grid of
+// [lo, hi]: the law of interval_exponential_mechanism (mechanisms.hpp), sampled exactly
+// (core/privacy/exact.hpp). Interval j (dist(j) positions from the median position(s)) has weight
+// n_j exp(-c 2 dist(j)), n_j its grid points. Intervals with dist(j) <= window (default
+// ceil(20/ε) + 8) are found by selection and sorted; the two tails beyond stay unsorted. The
+// rejection sampler's envelope has one entry per run of window intervals sharing an envelope
+// exponent (found by bisection, O(log window) each; at most 61 runs a side) and one
+// per tail. A proposal is a uniform grid point of an entry; its interval is found by binary search
+// (a tail is sorted the first time it is hit) and the point kept with that interval's own exact
+// weight ratio. So the output has exactly the EM's law while the usual draw costs O(M) selection,
+// O(window log window) sorting and O(runs log window) weights. ε = ∞ goes to
+// interval_exponential_mechanism on the sorted values.
 double numeric_median_em(Rng& rng, std::span<double> values, double lo, double hi, double epsilon,
                          std::size_t window = 0);
 

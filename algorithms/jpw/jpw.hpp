@@ -9,7 +9,7 @@
 //            empty leaves uniform; majority vote;
 //   original (reconstructed from memory of JPW, [R] in the spec): Lap(tau/eps) on every class count
 //            of every leaf, empty ones included; predict the largest noisy count summed over trees.
-// strict (epsilon-DP under add/remove-one; the published rules above leak, issue "Privacy first"):
+// strict (epsilon-DP under add/remove-one; the published rules above leak):
 //   public feature domains and the schema's public class list; depth_rule jpw reads a noisy n paid
 //   with kNEpsilonShare = 5 % of epsilon (common/occupancy.hpp); coded ties go to a uniformly drawn tied
 //   class (the leaf's own stream, not the order of its rows); empty leaves run the same noisy-count

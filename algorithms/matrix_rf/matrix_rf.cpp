@@ -11,7 +11,7 @@
 //   5. Ties and empty leaves → lowest class index (numpy argmax).
 //   6. Protocol: every repetition draws a new 80/20 split, new trees and new noise (the authors fixed
 //      split and forest and re-drew only the noise, §0.4): our spread is the larger one.
-//   Heart (issue 5): the authors' Kaggle file (heart:upload) and UCI Cleveland (heart:cleveland-binary)
+//   Heart: the authors' Kaggle file (heart:upload) and UCI Cleveland (heart:cleveland-binary)
 //      hold the same 297 records (0-based cp/slope/thal codes vs UCI's, num > 0 → 1); both run in
 //      Fig. 2 and Table 1 with the same cut-offs, so they differ only by the random splits.
 // Batch prediction / subsample (prediction releases): the test rows are the query batch Q; see

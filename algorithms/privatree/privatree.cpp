@@ -266,7 +266,7 @@ std::vector<AlgorithmInfo> privatree_algorithms() {
           "Single tree (no n_trees). Defaults are PrivaTreeClassifier's (max_depth 3; the paper's experiments use 4). "
           "strict: noisy n for the leaf budget and the global-sensitivity utility n(1 - Gini) instead of the noisy-n "
           "Gini sensitivity",
-      .papers = "none yet (issue 16; privatree.md)",
+      .papers = "privatree",
       .tasks = {TaskKind::kClassification},
       .params = privatree_params().specs({}),
       .privacy_status = [](const Params& p, TaskKind) -> std::string {

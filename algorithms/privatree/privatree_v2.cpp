@@ -221,7 +221,7 @@ AlgorithmInfo privatree_v2_algorithm() {
           "from "
           "exact quantiles of the training rows (the paper's PrivaTree*, use_private_quantiles = False) or uniform. "
           "Published, not epsilon-DP; the JointExp private quantiles of the paper's default are not implemented",
-      .papers = "none yet (issue 16; privatree.md §5, for comparison with the paper)",
+      .papers = "privatree (the arXiv-v2 code, for comparison with the paper)",
       .tasks = {TaskKind::kClassification},
       .params = privatree_v2_params().specs({}),
       .privacy_status = [](const Params& p, TaskKind) -> std::string {

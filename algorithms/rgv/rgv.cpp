@@ -136,6 +136,7 @@ std::vector<AlgorithmInfo> rgv_algorithms() {
       .papers = "smooth-rdf",
       .tasks = {TaskKind::kClassification},
       .params = rgv_params().specs({}),
+      .binary_classification_only = true,  // RGV's tree-count formulas exist for two classes (§5.2)
       .privacy_status = [](const Params& p, TaskKind) -> std::string {
         if (p.get_bool("strict")) return "epsilon-DP";
         return "published, not epsilon-DP: RGV's weaker notion (protects feature values and labels, not presence; "

@@ -59,6 +59,42 @@ void Dataset::validate() const {
   }
 }
 
+std::size_t count_outside_bounds(const Dataset& data) {
+  const Schema& s = data.schema();
+  std::size_t n = 0;
+  auto count = [&](std::span<const double> values, double lo, double hi) {
+    for (double v : values) n += (v < lo || v > hi) ? 1 : 0;  // NaN is neither
+  };
+  for (std::size_t f = 0; f < s.features.size(); ++f)
+    if (s.features[f].kind == FeatureKind::kNumeric) count(data.column(f), s.features[f].lo, s.features[f].hi);
+  if (s.target.task == TaskKind::kRegression) count(data.y(), s.target.lo, s.target.hi);
+  return n;
+}
+
+std::size_t clamp_to_bounds(Dataset& data) {
+  const Schema& s = data.schema();
+  std::size_t n = 0;
+  auto clamp = [&](std::span<double> values, double lo, double hi) {
+    for (double& v : values) {
+      if (v < lo || v > hi) {  // NaN is neither: a missing value stays missing
+        v = v < lo ? lo : hi;
+        ++n;
+      }
+    }
+  };
+  for (std::size_t f = 0; f < s.features.size(); ++f)
+    if (s.features[f].kind == FeatureKind::kNumeric) clamp(data.mutable_column(f), s.features[f].lo, s.features[f].hi);
+  if (s.target.task == TaskKind::kRegression) clamp(data.mutable_y(), s.target.lo, s.target.hi);
+  return n;
+}
+
+const Dataset& clamped_to_bounds(const Dataset& data, Dataset& storage) {
+  if (count_outside_bounds(data) == 0) return data;
+  storage = data;
+  clamp_to_bounds(storage);
+  return storage;
+}
+
 std::vector<uint32_t> all_rows(std::size_t n) {
   std::vector<uint32_t> r(n);
   std::iota(r.begin(), r.end(), 0u);

@@ -53,4 +53,19 @@ class Dataset {
 // All row indices 0..n-1.
 std::vector<uint32_t> all_rows(std::size_t n);
 
+// ---- Public bounds -----------------------------------------------------------------------------
+// Every sensitivity is derived from the schema's PUBLIC bounds (design.md §4): numeric feature
+// domains [lo, hi] and, for regression, the target bounds. A value outside them (a hand-written
+// domain narrower than the data) would break those sensitivities, so every fit and every prediction
+// sees the values clamped to the bounds. Clamping is a fixed map of each value that reads nothing
+// but public knowledge: an algorithm that is DP for data inside the bounds stays DP for any data.
+// NaN (a missing value, imputed later) is left as is.
+
+// How many values lie outside the bounds.
+std::size_t count_outside_bounds(const Dataset& data);
+// Clamps them in place; returns how many moved.
+std::size_t clamp_to_bounds(Dataset& data);
+// `data` itself when every value is inside the bounds, else a clamped copy made in `storage`.
+const Dataset& clamped_to_bounds(const Dataset& data, Dataset& storage);
+
 }  // namespace dpf

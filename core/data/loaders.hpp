@@ -9,7 +9,7 @@
 
 namespace dpf {
 
-// 4.3 G cells: HIGGS as LIBSVM (11M x 29 = 319 M cells) must load (issue 14 "scale");
+// 4.3 G cells: HIGGS as LIBSVM (11M x 29 = 319 M cells) must load (the scale benchmark);
 // adult-libsvm is 32,561 x 124 = 4.0 M (about 2 cells per byte of its file).
 inline constexpr std::size_t kMaxLibsvmCells = std::size_t{1} << 32;
 // ... and at most this many cells per byte of the file, plus kLibsvmCellsFloor (a 15-byte line

@@ -33,7 +33,9 @@ struct Target {
 struct Schema {
   std::vector<Feature> features;
   Target target;
-  std::string domains_source = "registry";  // "registry" | "from-data" | "file"
+  // Where the public domains come from: "registry" (a registry entry or a generator), "schema" (an own
+  // dataset's schema, datasets/local.hpp) or "from-data" (read from the rows: not private).
+  std::string domains_source = "registry";
   // "" (default): no missing values. "train-median": a NaN in a numeric feature is a missing value
   // that every task replaces by the median of its training rows before fitting (registry rule
   // missing.rule impute-train-median, datasets/README.md; core/data/preprocess.hpp).

@@ -24,8 +24,8 @@ struct Split {
 // function of (n, k, labels, rng key): draws come only from rng.
 std::vector<Split> kfold_splits(std::size_t n, int k, Rng& rng, std::span<const int> labels = {});
 
-// The compact form of the same folds (the runner keeps one per dataset and repetition, issue 14
-// "scale"): 2 bytes per row instead of 4 bytes per row per fold, and a task builds its own Split
+// The compact form of the same folds (the runner keeps one per dataset and repetition, so
+// that an 11M-row dataset's folds fit in memory): 2 bytes per row instead of 4 bytes per row per fold, and a task builds its own Split
 // when it runs. kfold_plan(...).split(f) equals kfold_splits(...)[f] for the same rng key, and
 // holdout_plan(...).split(0) equals holdout_split(...): the splits functions are built on the plans.
 struct FoldPlan {

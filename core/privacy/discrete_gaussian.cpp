@@ -9,13 +9,12 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/privacy/exact.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
 namespace {
-
-using u128 = __uint128_t;
 
 constexpr double kMinSigma2 = 0x1p-30;
 constexpr double kMaxSigma2 = 0x1p52;
@@ -25,20 +24,6 @@ constexpr uint64_t kMaxV = 64;
 // Lattice: sigma / r in (2^23, 2^24].
 constexpr int kGaussianLatticeBits = 24;
 
-// Uniform integer in [0, n) for 1 <= n < 2^128, exactly: Lemire's method when n fits in 64 bits,
-// otherwise rejection of a 128-bit word masked to the bit length of n (acceptance > 1/2).
-u128 below128(Rng& rng, u128 n) {
-  if (n <= std::numeric_limits<uint64_t>::max()) return rng.below(static_cast<uint64_t>(n));
-  const auto hi = static_cast<uint64_t>(n >> 64);
-  const int bits = 128 - std::countl_zero(hi);
-  const u128 mask = bits == 128 ? ~u128{0} : ((u128{1} << bits) - 1);
-  for (;;) {
-    u128 x = (static_cast<u128>(rng.next_u64()) << 64) | rng.next_u64();
-    x &= mask;
-    if (x < n) return x;
-  }
-}
-
 // Bernoulli(exp(-num/den)) for 0 <= num <= den (CKS20 Algorithm 1, the branch gamma in [0, 1]):
 //   K <- 1; loop { A <- Bernoulli(gamma / K); if A = 0 break; K <- K + 1 }; return [K odd].
 // P(K > k) = gamma^k / k!, so P(K odd) = sum_j (-gamma)^j / j! = exp(-gamma).
@@ -47,8 +32,8 @@ u128 below128(Rng& rng, u128 n) {
 bool bernoulli_exp_unit(Rng& rng, u128 num, u128 den) {
   uint64_t k = 1;
   for (;;) {
-    bool a = num == den ? true : (num == 0 ? false : below128(rng, den) < num);  // Bernoulli(num/den)
-    if (a && k > 1) a = rng.below(k) == 0;                                        // and Bernoulli(1/K)
+    bool a = num == den ? true : (num == 0 ? false : uniform_below128(rng, den) < num);  // Bernoulli(num/den)
+    if (a && k > 1) a = rng.below(k) == 0;                                               // and Bernoulli(1/K)
     if (!a) break;
     ++k;
   }

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/privacy/gdp.hpp"
+#include "core/privacy/rdp.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -22,14 +24,14 @@ const char* kind_name(Composition k) {
 }
 }  // namespace
 
-PrivacyLedger::PrivacyLedger(Composition root) { scopes_.push_back(Scope{-1, root, "root", 0.0, 0.0, 0.0, 0.0, 0.0, {}}); }
+PrivacyLedger::PrivacyLedger(Composition root) { scopes_.push_back(Scope{-1, root, "root", 0.0, 0.0, 0.0, 0.0, 0.0, {}, {}, 0.0}); }
 
 PrivacyLedger::ScopeId PrivacyLedger::open_scope(ScopeId parent, Composition kind, std::string label) {
   if (parent < 0 || static_cast<std::size_t>(parent) >= scopes_.size())
     fail("PrivacyLedger::open_scope: parent scope ", parent, " does not exist (", scopes_.size(),
          " scopes open); open scopes with ids returned by open_scope or kRoot");
   const auto id = static_cast<ScopeId>(scopes_.size());
-  scopes_.push_back(Scope{parent, kind, std::move(label), 0.0, 0.0, 0.0, 0.0, 0.0, {}});
+  scopes_.push_back(Scope{parent, kind, std::move(label), 0.0, 0.0, 0.0, 0.0, 0.0, {}, {}, 0.0});
   scopes_[static_cast<std::size_t>(parent)].children.push_back(id);
   return id;
 }
@@ -87,6 +89,30 @@ void PrivacyLedger::charge_approx(ScopeId scope, const char* mechanism, double e
   t.delta += delta;
 }
 
+void PrivacyLedger::charge_gdp(ScopeId scope, const char* mechanism, double mu, double l2_sensitivity,
+                               bool certified) {
+  const char* name = mechanism != nullptr ? mechanism : "(unnamed)";
+  Scope& sc = charge_target(scope, "charge_gdp", name, {{"mu", mu}, {"l2 sensitivity", l2_sensitivity}});
+  sc.own_mu2 += mu * mu;
+  ++n_gdp_;
+  count_charge(name, certified).mu2 += mu * mu;
+}
+
+void PrivacyLedger::charge_rdp(ScopeId scope, const char* mechanism, std::shared_ptr<const RdpCurve> curve,
+                               double sensitivity, bool certified) {
+  const char* name = mechanism != nullptr ? mechanism : "(unnamed)";
+  Scope& sc = charge_target(scope, "charge_rdp", name, {{"sensitivity", sensitivity}});
+  if (!curve) fail("PrivacyLedger::charge_rdp(", name, "): the RDP curve is null");
+  auto it = std::find(curves_.begin(), curves_.end(), curve);
+  const auto index = static_cast<int32_t>(it - curves_.begin());
+  if (it == curves_.end()) curves_.push_back(std::move(curve));
+  auto own = std::find_if(sc.own_rdp.begin(), sc.own_rdp.end(), [&](const auto& e) { return e.first == index; });
+  if (own == sc.own_rdp.end()) sc.own_rdp.emplace_back(index, 1.0);
+  else own->second += 1.0;
+  ++n_rdp_;
+  count_charge(name, certified).rdp = true;
+}
+
 PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
   // Few mechanism kinds per fit: a linear scan, with the most recent kind checked first, beats a map.
   if (last_tally_ < tallies_.size() && tallies_[last_tally_].mechanism == name) return tallies_[last_tally_];
@@ -96,7 +122,7 @@ PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
       return tallies_[i];
     }
   }
-  tallies_.push_back(Tally{name, 0, 0.0, 0.0, 0.0, true});
+  tallies_.push_back(Tally{name, 0, 0.0, 0.0, 0.0, true, 0.0, false});
   last_tally_ = tallies_.size() - 1;
   return tallies_.back();
 }
@@ -104,10 +130,18 @@ PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
 void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
   check_scope(parent, "absorb");
   const auto offset = static_cast<ScopeId>(scopes_.size());
+  // The other ledger's curves, re-indexed into ours (shared ones once).
+  std::vector<int32_t> curve_index;
+  for (const auto& c : other.curves_) {
+    auto it = std::find(curves_.begin(), curves_.end(), c);
+    curve_index.push_back(static_cast<int32_t>(it - curves_.begin()));
+    if (it == curves_.end()) curves_.push_back(c);
+  }
   for (const Scope& sc : other.scopes_) {
     Scope copy = sc;
     copy.parent = sc.parent < 0 ? parent : sc.parent + offset;
     for (ScopeId& c : copy.children) c += offset;
+    for (auto& e : copy.own_rdp) e.first = curve_index[static_cast<std::size_t>(e.first)];
     scopes_.push_back(std::move(copy));
   }
   scopes_[static_cast<std::size_t>(parent)].children.push_back(offset);
@@ -120,12 +154,16 @@ void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
       it->epsilon += t.epsilon;
       it->rho += t.rho;
       it->delta += t.delta;
+      it->mu2 += t.mu2;
       it->certified = it->certified && t.certified;
+      it->rdp = it->rdp || t.rdp;
     }
   }
   n_charges_ += other.n_charges_;
   n_zcdp_ += other.n_zcdp_;
   n_approx_ += other.n_approx_;
+  n_gdp_ += other.n_gdp_;
+  n_rdp_ += other.n_rdp_;
   certified_ = certified_ && other.certified_;
 }
 
@@ -149,17 +187,29 @@ double PrivacyLedger::compose(ScopeId s, bool conservative) const {
 }
 
 double PrivacyLedger::compose_rho(ScopeId s, bool conservative, bool with_pure) const {
-  return walk(s, conservative, [with_pure](const Scope& sc) { return sc.own_rho + (with_pure ? sc.own_sq : 0.0); });
+  // With every charge as zCDP, a GDP charge counts as mu^2 / 2 (gdp.hpp).
+  return walk(s, conservative, [with_pure](const Scope& sc) {
+    return sc.own_rho + (with_pure ? sc.own_sq + 0.5 * sc.own_mu2 : 0.0);
+  });
 }
 
-// Renyi divergence bound of order alpha: own pure charges min(E, alpha S), own zCDP alpha rho.
+// Renyi divergence bound of order alpha: own pure charges min(E, alpha S), own zCDP alpha rho, own
+// RDP charges their curves at alpha (times their multiplicity).
 double PrivacyLedger::compose_rdp(ScopeId s, bool conservative, double alpha) const {
-  return walk(s, conservative,
-              [alpha](const Scope& sc) { return std::min(sc.own, alpha * sc.own_sq) + alpha * sc.own_rho; });
+  return walk(s, conservative, [this, alpha](const Scope& sc) {
+    double r = std::min(sc.own, alpha * sc.own_sq) + alpha * (sc.own_rho + 0.5 * sc.own_mu2);
+    for (const auto& [c, m] : sc.own_rdp) r += m * curves_[static_cast<std::size_t>(c)]->at_real(alpha);
+    return r;
+  });
 }
 
 double PrivacyLedger::compose_approx(ScopeId s, bool conservative, bool delta) const {
   return walk(s, conservative, [delta](const Scope& sc) { return delta ? sc.own_approx_delta : sc.own_approx_eps; });
+}
+
+double PrivacyLedger::mu_spent(ScopeId scope, bool conservative) const {
+  check_scope(scope, "mu_spent");
+  return std::sqrt(walk(scope, conservative, [](const Scope& sc) { return sc.own_mu2; }));
 }
 
 double PrivacyLedger::approx_epsilon(ScopeId scope, bool conservative) const {
@@ -200,19 +250,35 @@ double PrivacyLedger::epsilon_for(double delta, bool conservative) const {
   if (!(delta >= da) || !(delta < 1.0))
     fail("PrivacyLedger::epsilon_for: the ledger's approximate-DP charges already spend delta ", da,
          ", so delta must be in [", da, ", 1), got ", delta);
-  if (n_zcdp_ > 0 && !(delta > da))
+  if ((n_zcdp_ + n_gdp_ > 0 || n_rdp_ > 0) && !(delta > da))
     fail("PrivacyLedger::epsilon_for: the ledger holds ", n_zcdp_, " zCDP charges and approximate-DP charges of delta ",
          da, ", so delta must exceed ", da, ", got ", delta);
   return ea + epsilon_without_approx(delta - da, conservative);
 }
 
 double PrivacyLedger::epsilon_without_approx(double delta, bool conservative) const {
-  if (n_zcdp_ == 0) return conservative ? spent_conservative() : spent();
+  if (n_rdp_ > 0) return epsilon_with_rdp(delta, conservative);
+  if (n_zcdp_ == 0 && n_gdp_ == 0) return conservative ? spent_conservative() : spent();
   if (!(delta > 0.0) || !(delta < 1.0))
-    fail("PrivacyLedger::epsilon_for: the ledger holds ", n_zcdp_, " zCDP charges, so delta must be in (0, 1), got ",
-         delta);
+    fail("PrivacyLedger::epsilon_for: the ledger holds ", n_zcdp_ + n_gdp_,
+         " zCDP or GDP charges, so delta must be in (0, 1), got ", delta);
+  // Only GDP charges besides the approximate-DP ones: the exact conversion of the composed mu.
+  if (n_zcdp_ == 0 && n_charges_ == n_gdp_ + n_approx_) return gdp_epsilon(mu_spent(kRoot, conservative), delta);
   const double rdp = rdp_to_epsilon([&](double alpha) { return compose_rdp(kRoot, conservative, alpha); }, delta);
   return std::min(rdp, zcdp_to_epsilon(rho_equivalent(kRoot, conservative), delta));
+}
+
+// Route (a) of epsilon_for over real orders, and the full integer scan of rdp_best_epsilon (exact for
+// curves known at integer orders only). rho_equivalent() has no place for RDP curves, so route (b) of
+// epsilon_for is not used here.
+double PrivacyLedger::epsilon_with_rdp(double delta, bool conservative) const {
+  if (!(delta > 0.0) || !(delta < 1.0))
+    fail("PrivacyLedger::epsilon_for: the ledger holds ", n_rdp_, " Renyi-DP charges, so delta must be in (0, 1), got ",
+         delta);
+  const double real = rdp_to_epsilon([&](double alpha) { return compose_rdp(kRoot, conservative, alpha); }, delta);
+  const RdpEpsilon integer =
+      rdp_best_epsilon([&](int alpha) { return compose_rdp(kRoot, conservative, static_cast<double>(alpha)); }, delta);
+  return std::min(real, integer.epsilon);
 }
 
 double PrivacyLedger::spent(ScopeId scope) const {
@@ -234,6 +300,12 @@ void PrivacyLedger::check_within(double requested, const std::string& who) const
   if (n_approx_ > 0)
     fail(who, ": the ledger holds ", n_approx_, " approximate-DP charges (delta ", approx_delta(),
          "), which a pure-epsilon budget cannot cover; check with check_within(epsilon, delta, who)");
+  if (n_gdp_ > 0)
+    fail(who, ": the ledger holds ", n_gdp_, " GDP charges (mu ", mu_spent(),
+         "), which a pure-epsilon budget cannot cover; check with check_within(epsilon, delta, who)");
+  if (n_rdp_ > 0)
+    fail(who, ": the ledger holds ", n_rdp_,
+         " Renyi-DP charges, which a pure-epsilon budget cannot cover; check with check_within(epsilon, delta, who)");
   const double used = spent();
   if (used > requested * (1.0 + 1e-9)) {
     std::ostringstream os;
@@ -247,7 +319,7 @@ void PrivacyLedger::check_within(double requested, const std::string& who) const
 }
 
 void PrivacyLedger::check_within(double epsilon, double delta, const std::string& who) const {
-  if (n_zcdp_ == 0 && n_approx_ == 0) {
+  if (n_zcdp_ == 0 && n_approx_ == 0 && n_gdp_ == 0 && n_rdp_ == 0) {
     check_within(epsilon, who);
     return;
   }
@@ -258,7 +330,8 @@ void PrivacyLedger::check_within(double epsilon, double delta, const std::string
     std::ostringstream os;
     os.precision(17);
     os << who << ": spent (epsilon, delta) = (" << used << ", " << delta << ") exceeds the requested epsilon "
-       << epsilon << " (rho of the zCDP charges " << rho_spent() << ", all charges as rho " << rho_equivalent()
+       << epsilon << " (rho of the zCDP charges " << rho_spent() << ", mu of the GDP charges " << mu_spent()
+       << ", all charges as rho " << rho_equivalent()
        << ", pure epsilon " << spent() << ", " << n_charges_ << " charges); this is a budget-splitting bug in "
        << who << ". Charges:\n"
        << summary();
@@ -269,7 +342,8 @@ void PrivacyLedger::check_within(double epsilon, double delta, const std::string
 std::vector<PrivacyLedger::Entry> PrivacyLedger::entries() const {
   std::vector<Entry> out;
   out.reserve(tallies_.size());
-  for (const Tally& t : tallies_) out.push_back(Entry{t.mechanism, t.calls, t.epsilon, t.rho, t.certified});
+  for (const Tally& t : tallies_)
+    out.push_back(Entry{t.mechanism, t.calls, t.epsilon, t.rho, t.certified, std::sqrt(t.mu2)});
   return out;
 }
 
@@ -278,9 +352,11 @@ std::string PrivacyLedger::summary() const {
   os.precision(10);
   for (const Tally& t : tallies_) {
     os << t.mechanism << ": calls=" << t.calls;
-    if (t.epsilon > 0.0 || t.rho == 0.0) os << " epsilon=" << t.epsilon;
+    if (t.epsilon > 0.0 || (t.rho == 0.0 && t.mu2 == 0.0 && !t.rdp)) os << " epsilon=" << t.epsilon;
     if (t.rho > 0.0) os << " rho=" << t.rho;
+    if (t.mu2 > 0.0) os << " mu=" << std::sqrt(t.mu2);
     if (t.delta > 0.0) os << " delta=" << t.delta;
+    if (t.rdp) os << " renyi";
     if (!t.certified) os << " (uncertified)";
     os << '\n';
   }
@@ -296,6 +372,8 @@ std::string PrivacyLedger::describe_scope(ScopeId s) const {
      << " children=" << sc.children.size() << " spent=" << compose(s, false)
      << " conservative=" << compose(s, true);
   if (n_zcdp_ > 0) os << " own_rho=" << sc.own_rho << " rho=" << compose_rho(s, false, false);
+  if (n_gdp_ > 0) os << " own_mu=" << std::sqrt(sc.own_mu2) << " mu=" << mu_spent(s);
+  if (n_rdp_ > 0) os << " own_rdp_curves=" << sc.own_rdp.size();
   if (n_approx_ > 0)
     os << " approx=(" << compose_approx(s, false, false) << ", " << compose_approx(s, false, true) << ")";
   return os.str();

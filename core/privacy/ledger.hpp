@@ -29,15 +29,34 @@
 // where (E_a, D_a) is their composed total and epsilon_rest is the pure / zCDP accounting below at the
 // remaining delta. Pure-epsilon accounting (spent(), check_within(requested)) ignores them, and a
 // ledger that holds any cannot pass the pure check. Ledgers without such charges are unchanged.
+//
+// Gaussian-DP charges (charge_gdp) record mu: a mu-GDP mechanism (core/privacy/gdp.hpp), e.g. the
+// Gaussian mechanism with l2 sensitivity Delta and sigma = Delta / mu. mu^2 composes through the scope
+// tree: sum in sequential scopes (Dong, Roth & Su 2022 Cor. 3.3: sqrt(sum mu_i^2)-GDP), max in parallel
+// ones. A ledger whose only charges are GDP (and approximate-DP) ones converts the composed mu exactly:
+// epsilon_for(delta) = gdp_epsilon(mu, delta) (DRS Cor. 2.13). Next to pure or zCDP charges, each GDP
+// charge enters the zCDP / Renyi accounting as (mu^2 / 2)-zCDP (gdp.hpp), a valid but looser route.
+//
+// Rényi-DP charges (charge_rdp) record a mechanism by its RDP curve at the integer orders of
+// core/privacy/rdp.hpp, e.g. one round of S-BDT's Poisson-subsampled Gaussian leaves (s-bdt.md §4).
+// At each order they compose like every other charge through the scope tree (sum sequential, max
+// parallel) together with the pure charges (min(E, alpha S)) and the zCDP ones (alpha rho); a ledger
+// that holds any is converted by epsilon_for(delta) as the smaller of the real-order minimisation of
+// (a) below and a full scan of the integer orders 2..kRdpMaxOrder with the same CKS20 conversion (the
+// accountant S-BDT calibrates with, so a fit calibrated to (epsilon, delta) passes its own check).
+// Charging the same curve repeatedly in one scope stores it once with a multiplicity.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <utility>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace dpf {
+
+class RdpCurve;
 
 enum class Composition { kSequential, kParallel, kClaimedParallel };
 
@@ -62,6 +81,13 @@ class PrivacyLedger {
   // notion, e.g. the l2 sensitivity sqrt(k) of the k counts one record touches), scope must exist.
   void charge_approx(ScopeId scope, const char* mechanism, double epsilon, double delta, double sensitivity,
                      bool certified = true);
+  // Records one mu-GDP mechanism call (see the header comment). mu > 0 finite, l2_sensitivity > 0
+  // finite, scope must exist.
+  void charge_gdp(ScopeId scope, const char* mechanism, double mu, double l2_sensitivity, bool certified = true);
+  // Records one Rényi-DP mechanism call with RDP curve `curve` (see the header comment). curve must be
+  // non-null, sensitivity > 0 finite (the mechanism's own l2 notion), scope must exist.
+  void charge_rdp(ScopeId scope, const char* mechanism, std::shared_ptr<const RdpCurve> curve, double sensitivity,
+                  bool certified = true);
 
   // Composed epsilon of a scope (default: the whole fit) under the claimed accounting and under the
   // conservative accounting (claimed-parallel scopes summed). Scope s composes to
@@ -77,10 +103,14 @@ class PrivacyLedger {
   double rho_equivalent(ScopeId scope = kRoot, bool conservative = false) const;
   bool has_zcdp() const { return n_zcdp_ > 0; }
   bool has_approx() const { return n_approx_ > 0; }
+  bool has_rdp() const { return n_rdp_ > 0; }
   // Composed (epsilon, delta) of the charge_approx charges only (claimed / conservative); (0, 0) if none.
   double approx_epsilon(ScopeId scope = kRoot, bool conservative = false) const;
   double approx_delta(ScopeId scope = kRoot, bool conservative = false) const;
   std::size_t n_zcdp_charges() const { return n_zcdp_; }
+  bool has_gdp() const { return n_gdp_ > 0; }
+  // Composed mu of the GDP charges only (sqrt of the composed mu^2; claimed / conservative); 0 if none.
+  double mu_spent(ScopeId scope = kRoot, bool conservative = false) const;
 
   // The (epsilon, delta)-DP guarantee of the whole fit (claimed accounting unless conservative).
   //  * No zCDP charges: spent() (or spent_conservative()), exactly; the guarantee has delta 0.
@@ -126,6 +156,7 @@ class PrivacyLedger {
     double epsilon = 0.0;  // sum of the kind's pure charges (sequential sum, not the composed total)
     double rho = 0.0;      // sum of the kind's zCDP charges
     bool certified = true;
+    double mu = 0.0;  // sqrt of the sum of the kind's GDP mu^2 (their sequential composition)
   };
   std::vector<Entry> entries() const;
   // One line about a scope: label, kind, own charges, children and both composed totals (debugging).
@@ -141,7 +172,9 @@ class PrivacyLedger {
     double own_rho = 0.0;  // sum of the direct zCDP charges
     double own_approx_eps = 0.0;    // sum of the direct charge_approx epsilons
     double own_approx_delta = 0.0;  // and deltas
+    std::vector<std::pair<int32_t, double>> own_rdp;  // (index into curves_, multiplicity)
     std::vector<ScopeId> children;
+    double own_mu2 = 0.0;  // sum of mu^2 over the direct GDP charges
   };
   template <class Own>
   double walk(ScopeId s, bool conservative, const Own& own) const;
@@ -159,12 +192,18 @@ class PrivacyLedger {
     double rho = 0.0;
     double delta = 0.0;  // charge_approx charges only
     bool certified = true;
+    double mu2 = 0.0;  // sum of the kind's GDP mu^2
+    bool rdp = false;  // charged with charge_rdp
   };
   std::vector<Tally> tallies_;
   std::size_t last_tally_ = 0;  // the kind charged last: consecutive charges usually repeat it
   std::size_t n_charges_ = 0;
   std::size_t n_zcdp_ = 0;
   std::size_t n_approx_ = 0;
+  std::size_t n_gdp_ = 0;
+  std::size_t n_rdp_ = 0;
+  std::vector<std::shared_ptr<const RdpCurve>> curves_;  // distinct curves of the charge_rdp charges
+  double epsilon_with_rdp(double delta, bool conservative) const;
   Tally& tally(const char* name);
   Scope& charge_target(ScopeId scope, const char* fn, const char* name,
                        std::initializer_list<std::pair<const char*, double>> amounts);

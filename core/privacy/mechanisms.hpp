@@ -97,46 +97,66 @@ double gaussian_resolution(double sigma);
 // Delta'^2/(2 rho) exceeds 2^52 (i.e. rho >~ 2^-49).
 double gaussian_mechanism(Rng& rng, double value, double l2_sensitivity, double rho);
 
-// ---- Exponential mechanism over a finite set ---------------------------------------------------
-// P(i) ∝ base_i * exp(epsilon * score_i / (2 * sensitivity)) (McSherry & Talwar 2007, Thm 6;
-// privacy.md §7.3). For a utility that is monotone in the data (counts under add/remove) the
-// factor 2 may be dropped: pass sensitivity / 2.
-// base (optional) holds log base-measure weights (log μ_i); empty means uniform. Computed in log
-// space with the max subtracted; -inf scores or log-bases get probability 0. If every candidate has
-// probability 0 (all -inf) the draw is uniform over all candidates.
-// Scores and log-bases must not be NaN or +inf; sensitivity must be > 0 and finite; the sizes must
-// agree and be non-zero (dpf::Error otherwise).
-// epsilon must be > 0. epsilon = +infinity is the non-private limit (argmax, ties weighted by the
-// base) for non-private callers; private callers validate with check_epsilon, and
-// PrivacyLedger::charge rejects an infinite epsilon anyway.
-std::size_t exponential_mechanism(Rng& rng, std::span<const double> scores, double epsilon,
-                                  double sensitivity, std::span<const double> log_base = {});
+// ---- Selection by exponential weights ---------------------------------------------------------
+// exponential_mechanism, permute_and_flip and interval_exponential_mechanism (core/privacy/
+// selection.cpp) sample EXACTLY: no weight is computed in floating point, every random decision is
+// an exact comparison with lazily drawn uniform bits (core/privacy/exact.hpp; docs/exact-sampling.md).
+// What they implement exactly, for a caller's sensitivity Delta:
+//  * scores are rounded to the public grid gamma = 2^(floor(log2 Delta) - 20) (SelectionScale);
+//  * the temperature is c = epsilon / (2 Delta') with Delta' = Delta + gamma (rounded up; c rounded
+//    down), which pays for the rounding: the mechanism is epsilon-DP for every score function of
+//    sensitivity Delta (McSherry & Talwar 2007, Thm 6; McKenna & Sheldon 2020, Thm 1), and for a
+//    score that is monotone in the data (counts under add/remove) the caller passes Delta / 2;
+//  * a candidate more than 2^10 / c below the best is treated as exactly 2^10 / c below it (a
+//    utility map that keeps the sensitivity): its weight is e^-1024 of the best's, never 0.
+// Scores must be finite or -inf (weight 0) with |score| below 2^42 Delta; sensitivity > 0 and
+// finite; epsilon > 0. epsilon = +infinity is the non-private limit (argmax, ties weighted by the
+// base measure) for non-private callers; private callers validate with check_epsilon, and
+// PrivacyLedger::charge rejects an infinite epsilon anyway. dpf::Error on bad input.
+
+// The exponential mechanism over a finite set: P(i) ∝ base_i exp(c score_i) (McSherry & Talwar
+// 2007; privacy.md §7.3). base (optional) holds integer base-measure weights (0 excludes a
+// candidate); empty means uniform. If every candidate has weight 0 the draw is uniform over all.
+std::size_t exponential_mechanism(Rng& rng, std::span<const double> scores, double epsilon, double sensitivity,
+                                  std::span<const uint64_t> base = {});
+// The exact law of exponential_mechanism (grid, Delta' and cap included), in long double.
 std::vector<double> exponential_mechanism_probabilities(std::span<const double> scores, double epsilon,
-                                                        double sensitivity,
-                                                        std::span<const double> log_base = {});
+                                                        double sensitivity, std::span<const uint64_t> base = {});
 
 // ---- Permute-and-flip (McKenna & Sheldon 2020) ------------------------------------------------
 // Visit candidates in a uniformly random order; accept r with probability
-// exp(epsilon * (score_r - max score) / (2 * sensitivity)). The argmax is always accepted.
-// (McKenna & Sheldon, "Permute-and-Flip: a new mechanism for differentially private selection",
-// NeurIPS 2020, Alg. 1.) Same input rules as exponential_mechanism: -inf scores are never accepted,
-// all -inf gives a uniform draw, epsilon = +inf is the uniform argmax.
+// exp(c (score_r - max score)) (McKenna & Sheldon, "Permute-and-Flip: a new mechanism for
+// differentially private selection", NeurIPS 2020, Alg. 1), c as above. The best is always
+// accepted. -inf scores are never accepted, all -inf gives a uniform draw, epsilon = +inf is the
+// uniform argmax.
 std::size_t permute_and_flip(Rng& rng, std::span<const double> scores, double epsilon, double sensitivity);
 // Exact output distribution (privacy.md §7.3): P(i) = p_i (1/k) Σ_m e_m({1 - p_j}_{j≠i}) / C(k-1, m).
 std::vector<double> permute_and_flip_probabilities(std::span<const double> scores, double epsilon,
                                                    double sensitivity);
 
-// ---- Exponential mechanism over intervals with a Lebesgue base measure ------------------------
+// ---- The public threshold grid ----------------------------------------------------------------
+// Thresholds drawn between data points are released on the grid r Z ∩ [lo, hi] of the PUBLIC domain,
+// r = 2^(ceil(log2(hi - lo)) - 40) (the resolution laplace_resolution gives a scale hi - lo), raised
+// to the spacing of doubles near max(|lo|, |hi|) so that every grid point is an exact double. A
+// released threshold then carries no low-order bits of the data points around it. lo < hi finite.
+double threshold_grid(double lo, double hi);
+// A uniform point of that grid in (a, b] ([lo, b] when a <= lo), for values a <= b clamped to
+// [lo, hi]; when the range holds no grid point, the largest grid point <= b (lo if there is none).
+// Returns lo when lo >= hi.
+double uniform_threshold_between(Rng& rng, double a, double b, double lo, double hi);
+
+// ---- Exponential mechanism over intervals (a length base measure, on the grid) -----------------
 // The output space is [breaks[0], breaks[m]] cut into m intervals I_j = [breaks[j], breaks[j+1]]
-// (breaks non-decreasing), with a score constant on each interval. The density is
-// ∝ exp(epsilon * score_j / (2 * sensitivity)) on I_j; equivalently interval j is chosen with
-// probability ∝ len(I_j) exp(...) and the value is uniform inside it (dipreme.md §2.5a).
-// Zero-length intervals get probability 0. If every interval has zero length the value is
-// breaks[0] and the interval is 0. If every positive-length interval has score -inf the draw is
-// uniform on [breaks[0], breaks[m]] (the all -inf rule of exponential_mechanism).
-// Computed in log space: log len(I_j) + epsilon * score_j / (2 * sensitivity), max subtracted
-// (dipreme.md §2.5a; McSherry & Talwar 2007 with a Lebesgue base measure).
-// breaks must be finite and non-decreasing with m >= 1; scores.size() == m.
+// (breaks non-decreasing, breaks[0] and breaks[m] the PUBLIC domain), with a score constant on
+// each interval. The mechanism is the exponential mechanism over the threshold grid of the domain
+// with a uniform base measure: grid point t in (breaks[j], breaks[j+1]] (interval 0 also holds
+// breaks[0]) has score_j, so interval j is chosen with probability ∝ n_j exp(c score_j), n_j its
+// number of grid points (the length base measure on the grid: dipreme.md §2.5a; McSherry & Talwar
+// 2007), and the value is a uniform grid point in it (exact: n_j is an integer). A point t sends
+// the values < t below it, which is what score_j counts. Intervals without a grid point (ties)
+// have probability 0. If every interval has zero length the value is breaks[0] and the interval
+// is 0. If every interval with a grid point has score -inf the draw is uniform on the grid.
+// breaks must be finite with m >= 1; scores.size() == m.
 struct IntervalDraw {
   std::size_t interval;
   double value;
@@ -147,7 +167,7 @@ IntervalDraw interval_exponential_mechanism(Rng& rng, std::span<const double> br
 std::vector<double> interval_exponential_mechanism_probabilities(std::span<const double> breaks,
                                                                  std::span<const double> scores,
                                                                  double epsilon, double sensitivity);
-// Exact CDF of the released value at x (piecewise linear in x): P(value <= x).
+// Exact CDF of the released value at x (a step function on the grid): P(value <= x).
 double interval_exponential_mechanism_cdf(std::span<const double> breaks, std::span<const double> scores,
                                           double epsilon, double sensitivity, double x);
 

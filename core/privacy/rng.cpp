@@ -5,6 +5,8 @@
 namespace dpf {
 
 uint64_t Rng::next_u64() {
+  if (script_ != nullptr) [[unlikely]]
+    return script_(script_ctx_, key_, counter_++);
   // Each Philox block gives 128 bits: hand out the two halves in turn.
   if (have_buffer_) {
     have_buffer_ = false;

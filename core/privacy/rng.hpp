@@ -39,9 +39,21 @@ class Rng {
  public:
   explicit Rng(uint64_t key = 0) : key_(key) {}
 
+  // Test hook: a stream whose words are fn(ctx, key, counter) instead of Philox output, and whose
+  // derived streams use the same function under their own keys. Tests use it to show that a given
+  // sequence of words reaches an outcome (a sampler's support), which no seed search can show for
+  // outcomes of probability e^-700. Never used outside tests.
+  using WordFn = uint64_t (*)(const void* ctx, uint64_t key, uint64_t counter);
+  static Rng scripted(WordFn fn, const void* ctx, uint64_t key = 0) {
+    Rng r(key);
+    r.script_ = fn;
+    r.script_ctx_ = ctx;
+    return r;
+  }
+
   // An independent child stream; the parent is not advanced.
-  Rng derive(uint64_t tag) const { return Rng(hash_combine(key_, tag)); }
-  Rng derive(std::string_view tag) const { return Rng(hash_combine(key_, hash_string(tag))); }
+  Rng derive(uint64_t tag) const { return child(hash_combine(key_, tag)); }
+  Rng derive(std::string_view tag) const { return child(hash_combine(key_, hash_string(tag))); }
   template <typename... Tags>
   Rng derive(uint64_t first, Tags... rest) const {
     Rng r = derive(first);
@@ -75,10 +87,19 @@ class Rng {
   }
 
  private:
+  Rng child(uint64_t key) const {
+    Rng r(key);
+    r.script_ = script_;
+    r.script_ctx_ = script_ctx_;
+    return r;
+  }
+
   uint64_t key_;
   uint64_t counter_ = 0;
   uint64_t buffer_ = 0;
   bool have_buffer_ = false;
+  WordFn script_ = nullptr;
+  const void* script_ctx_ = nullptr;
 };
 
 }  // namespace dpf

@@ -44,8 +44,9 @@ struct Builtin {
   std::function<AuditPair(const std::string&, const std::string&)> make;
 };
 
-const std::map<std::string, Builtin>& builtins() {
-  static const std::map<std::string, Builtin> table{
+// The built-in neighbouring pairs, registered in two halves; the first: class-set, n-depth, tie-order, empty-leaf, occupancy, occupancy-binned, narrow-interval.
+void add_first_pairs(std::map<std::string, Builtin>& table) {
+  table.insert({
       {"class-set",
        {"D holds class 0 only, D' adds one row of class 1 inside the same feature range: a class set read from the "
         "rows never releases label 1 on D",
@@ -88,6 +89,12 @@ const std::map<std::string, Builtin>& builtins() {
           return make(n, d, {{0, 1}}, {{0.2, 0}, {0.4, 1}, {0.6, 0}, {0.8, 1}},
                       {{0.2, 0}, {0.4, 1}, {0.401, 1}, {0.6, 0}, {0.8, 1}});
         }}},
+  });
+}
+
+// The second half of the built-in pairs: smooth-label, partition-shift, block-shift, gini-noisy-n, heavy-split, count-two-three, median-move.
+void add_second_pairs(std::map<std::string, Builtin>& table) {
+  table.insert({
       {"smooth-label",
        {"one leaf with class counts (0, 1) vs (0, 2): the smooth-sensitivity label EM (privacy.md §6.1: loss 2.13 at eps 1)",
         [](const std::string& n, const std::string& d) { return make(n, d, {{0, 1}}, {{0.5, 1}}, {{0.5, 1}, {0.5, 1}}); }}},
@@ -129,7 +136,16 @@ const std::map<std::string, Builtin>& builtins() {
           return make(n, d, {{0, 1}}, {{0.1, 0}, {0.4, 1}, {0.6, 0}, {0.9, 1}},
                       {{0.1, 0}, {0.4, 1}, {0.6, 0}, {0.9, 1}, {0.95, 1}});
         }}},
-  };
+  });
+}
+
+const std::map<std::string, Builtin>& builtins() {
+  static const std::map<std::string, Builtin> table = [] {
+    std::map<std::string, Builtin> t;
+    add_first_pairs(t);
+    add_second_pairs(t);
+    return t;
+  }();
   return table;
 }
 

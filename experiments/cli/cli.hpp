@@ -13,6 +13,11 @@ int default_threads();  // OMP_NUM_THREADS if set, else the number of cores
 void parse_shard(const std::string& s, int& index, int& count);
 
 int cmd_list(const std::vector<std::string>& args);
+// `dpforest dataset check FILE [--schema S]` (data_cmd.cpp).
+int cmd_dataset(const std::vector<std::string>& args);
+// `dpforest summarize RESULTS_DIR` (summarize_cmd.cpp): mean ± sd per series x dataset x swept value,
+// and the figure drawn by plots/summarize.py.
+int cmd_summarize(const std::vector<std::string>& args);
 
 // `dpforest run CONFIG --dry-run`: prints format_preview() (cells, tasks, cells already done, estimated
 // CPU and wall time at --threads); with `cells_tsv` also writes one line per cell of this shard

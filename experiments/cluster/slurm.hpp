@@ -1,4 +1,4 @@
-// Cluster commands (design.md §10, issue 17): `dpforest slurm` writes an array job and a dependent
+// Cluster commands (design.md §10): `dpforest slurm` writes an array job and a dependent
 // finishing job from the templates in experiments/cluster/templates/ and submits both with sbatch; `dpforest
 // status` shows a sweep's progress from its shared results folder (finished and failed units, live
 // claims with their host and job, throughput and ETA).

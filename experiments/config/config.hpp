@@ -2,8 +2,12 @@
 // an unknown key is an error naming the file and the key's path (e.g. "algorithms[2].parms").
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "datasets/local.hpp"
+#include "datasets/registry.hpp"
 
 namespace dpf {
 
@@ -20,8 +24,11 @@ struct Preprocess {
 Preprocess with_overrides(Preprocess p, const std::map<std::string, std::string>& overrides);
 
 struct DatasetRef {
-  std::string id;  // registry id or id:variant
+  std::string id;  // registry id or id:variant, a generator spec, or an own dataset's id
   Preprocess preprocess;
+  // An own CSV file with its public schema (`{csv: FILE, schema: FILE}` or the schema inline;
+  // docs/own-data.md); null for the registry's datasets.
+  std::shared_ptr<const LocalDataset> local;
 };
 
 struct AlgorithmRef {
@@ -64,7 +71,24 @@ struct ExperimentSpec {
   // name and its grid (each argument a value or a list). Empty: an ordinary experiment.
   std::string formula;
   std::map<std::string, std::vector<std::string>> formula_grid;
+
+  // The own dataset of that id, or null (a registry or generated dataset).
+  const LocalDataset* local_dataset(const std::string& id) const;
 };
+
+// What is public about a dataset of the config before any row is read: the own dataset's schema,
+// else the registry's entry or the generator's spec (datasets/registry.hpp).
+DatasetFacts config_dataset_facts(const ExperimentSpec& spec, const std::string& id);
+
+// The keys that describe an experiment's results (paper, experiment, title, protocol) of a config,
+// or of the experiment.yaml a run writes beside its results; other keys are ignored, not checked.
+struct ExperimentHeader {
+  std::string paper, experiment, title;
+  Protocol protocol;
+};
+ExperimentHeader read_experiment_header(const std::string& path);
+// The experiment.yaml a run writes into its results folder (what `dpforest summarize` reads).
+std::string experiment_header_yaml(const ExperimentSpec& spec);
 
 // Parses and validates; throws dpf::Error naming the file and key.
 ExperimentSpec load_experiment(const std::string& path);

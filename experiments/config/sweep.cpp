@@ -4,6 +4,8 @@
 
 #include "algorithms/registry.hpp"
 #include "core/privacy/rng.hpp"
+#include "core/util/error.hpp"
+#include "datasets/registry.hpp"
 
 namespace dpf {
 
@@ -13,6 +15,34 @@ std::string hex16(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
   return buf;
+}
+
+// Why `info` cannot run on a dataset with these public facts ("" when it can), with the fix.
+std::string incompatibility(const AlgorithmInfo& info, const DatasetFacts& f) {
+  if (!f.known) return "";
+  if (!info.supports(f.task))
+    return std::string("it does not support ") + to_string(f.task) + " (its tasks: " + [&] {
+      std::string t;
+      for (TaskKind k : info.tasks) t += (t.empty() ? "" : ", ") + std::string(to_string(k));
+      return t;
+    }() + ")";
+  if (info.binary_classification_only && f.task == TaskKind::kClassification && f.classes > 2)
+    return "it classifies two classes only and the dataset lists " + std::to_string(f.classes) +
+           " classes; use a binary variant of the dataset";
+  if (info.private_algorithm && f.imputes_train_median)
+    return "the dataset imputes missing values with training-fold medians, which are not differentially private "
+           "(privacy.md §6); use a variant without missing.rule impute-train-median";
+  return "";
+}
+
+// Static incompatibilities (task kind, class count, a non-private cleaning rule) are refused here,
+// before any work, rather than by every task of the run.
+void check_compatible(const ExperimentSpec& spec, const AlgorithmRef& ref, const AlgorithmInfo& info,
+                      const DatasetRef& d) {
+  const std::string why = incompatibility(info, config_dataset_facts(spec, d.id));
+  if (why.empty()) return;
+  fail(spec.path, ": ", ref.where, " ('", ref.label, "', ", ref.name, ") cannot run on dataset '", d.id, "': ", why,
+       ", or add to the algorithm `exclude_datasets: {\"", d.id, "\": \"<why it does not run>\"}`");
 }
 
 }  // namespace
@@ -42,6 +72,7 @@ std::vector<Cell> expand_cells(const ExperimentSpec& spec) {
     }
     for (std::size_t d = 0; d < spec.datasets.size(); ++d) {
       if (ref.exclude_datasets.count(spec.datasets[d].id)) continue;  // declared in the config, with a reason
+      check_compatible(spec, ref, info, spec.datasets[d]);
       for (const auto& combo : combos) {
         Cell c;
         c.algorithm = ref.name;

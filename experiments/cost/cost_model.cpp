@@ -86,6 +86,12 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
     rows = n > 0 ? static_cast<double>(n) : 30000.0;
     features = synthetic_params(cell.dataset[6]).n_features;
     s.classes = synthetic_params(cell.dataset[6]).n_classes;
+  } else if (const LocalDataset* local = spec.local_dataset(cell.dataset)) {
+    // An own CSV file: its schema gives the features and classes; its row count is not read before
+    // the run (1,000 rows are assumed below).
+    features = static_cast<double>(local->features.size());
+    s.task = to_string(local->spec.task);
+    s.classes = local->spec.task == TaskKind::kRegression ? 1 : std::max<double>(2, static_cast<double>(local->spec.classes.size()));
   } else {
     try {
       const auto [id, variant] = split_dataset_spec(cell.dataset);

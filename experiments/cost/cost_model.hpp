@@ -1,4 +1,4 @@
-// The calibrated cost model (issue 18 item 5, issue 17 "load balance"): an estimate of the CPU seconds
+// The calibrated cost model (behind the shard plan, the dry run and the progress ETA): an estimate of the CPU seconds
 // of one task, known before any data is read, from the config and the registries only (the algorithm,
 // the dataset's registry shape, the protocol's training fraction, the cell's trees and depth).
 //

@@ -154,171 +154,294 @@ const std::set<std::string> kPairedRules = {"min_difference", "max_difference", 
                                              "max_p", "tie_sd", "wins", "ties", "losses", "wins_on", "ties_on",
                                              "losses_on", "trend"};
 
-Outcome paired(const Entry& e, Tables& tables, const std::vector<std::string>& datasets, std::size_t min_folds) {
+// A paired claim's keys: the two series, the columns rows are paired on, the swept column.
+struct PairedSpec {
+  Selector a, b;
+  std::vector<std::string> match;
+  std::string by;
+  YAML::Node expect;
+};
+
+PairedSpec paired_spec(const Entry& e) {
   for (const char* k : {"a", "b"})
     if (!e.n[k]) e.bad("", std::string("missing '") + k + "' (a series selector: label and parameters)");
-  const Selector sa = selector(e.n["a"], e.where + ".a", e.path), sb = selector(e.n["b"], e.where + ".b", e.path);
-  const std::vector<std::string> match = e.given("match") ? e.texts("match", e.n["match"]) : std::vector<std::string>{};
-  const std::string by = e.given("by") ? e.text("by", e.n["by"]) : "";
+  PairedSpec ps;
+  ps.a = selector(e.n["a"], e.where + ".a", e.path);
+  ps.b = selector(e.n["b"], e.where + ".b", e.path);
+  ps.match = e.given("match") ? e.texts("match", e.n["match"]) : std::vector<std::string>{};
+  ps.by = e.given("by") ? e.text("by", e.n["by"]) : "";
   const YAML::Node ex = e.n["expect"];
   for (const auto& kv : ex)
     if (!kPairedRules.count(kv.first.as<std::string>())) e.bad("expect." + kv.first.as<std::string>(), "unknown rule for a paired claim");
-  if (ex["trend"] && by.empty()) e.bad("expect.trend", "needs 'by' (the column the trend runs over)");
+  ps.expect = ex;
+  if (ex["trend"] && ps.by.empty()) e.bad("expect.trend", "needs 'by' (the column the trend runs over)");
+  return ps;
+}
 
-  const std::vector<Source> src = sources(e);
-  std::vector<Group> groups;
-  std::vector<std::string> missing;
-  bool any_rows = false;
-  for (const Source& s : src) {
-    // series -> dataset -> by-value ("" = serves every by-value) -> pair key -> value
-    std::map<std::string, std::map<std::string, std::map<std::string, double>>> va, vb;
-    std::set<std::string> by_values, present;
-    const std::string csv = tables.csv(s.experiment);
-    check_columns(tables.rows(s.experiment), s.metric, {}, e.where, e.path, csv);
-    check_columns(tables.rows(s.experiment), "", sa, e.where + ".a", e.path, csv);
-    check_columns(tables.rows(s.experiment), "", sb, e.where + ".b", e.path, csv);
-    for (const ResultRow& r : tables.rows(s.experiment)) {
-      const bool in_a = selected(r, sa), in_b = selected(r, sb);
-      if (in_a && in_b) e.bad("b", "selects the same rows as 'a'");
-      if (!in_a && !in_b) continue;
-      const double x = metric_of(r, s.metric);
-      if (std::isnan(x)) continue;
-      const std::string bv = by.empty() ? "" : r.get(by);
-      if (!bv.empty()) by_values.insert(bv);
-      auto& slot = (in_a ? va : vb)[r.get("dataset")][bv];
-      if (!slot.emplace(pair_key(r, match), x).second)
-        e.bad(in_a ? "a" : "b", "selects several rows per (dataset, repetition, fold" + std::string(match.empty() ? "" : ", match") +
-                                     ") in " + tables.csv(s.experiment) +
-                                     ": name the swept column in the selector, in 'match' or in 'by'");
-      if (in_a) present.insert(r.get("dataset"));
-      any_rows = true;
-    }
-    std::vector<std::string> bys(by_values.begin(), by_values.end());
-    std::sort(bys.begin(), bys.end(), value_less);
-    if (bys.empty()) bys.push_back("");
-    const std::vector<std::string> ds = datasets.empty() ? std::vector<std::string>(present.begin(), present.end()) : datasets;
-    for (const auto& d : ds)
-      for (const auto& bv : bys) {
-        auto series = [&](auto& v) -> const std::map<std::string, double>* {
-          auto it = v.find(d);
-          if (it == v.end()) return nullptr;
-          auto jt = it->second.find(bv);
-          if (jt == it->second.end()) jt = it->second.find("");
-          return jt == it->second.end() ? nullptr : &jt->second;
-        };
-        Group g{d, s.metric, bv, {}, {}};
-        const auto *A = series(va), *B = series(vb);
-        if (A && B)
-          for (const auto& [k, x] : *A)
-            if (auto it = B->find(k); it != B->end()) g.a.push_back(x), g.b.push_back(it->second);
-        if (g.a.size() < std::max<std::size_t>(min_folds, 1)) {
-          missing.push_back(g.label(src.size() > 1) + " (" + std::to_string(g.a.size()) + " pairs in " + s.experiment + ")");
-          continue;
-        }
-        compute(g);
-        groups.push_back(std::move(g));
-      }
+// dataset -> by-value ("" = serves every by-value) -> pair key -> value, of one series.
+using SeriesValues = std::map<std::string, std::map<std::string, std::map<std::string, double>>>;
+
+// The values of series a and b in one source's rows.
+struct PairedRows {
+  SeriesValues a, b;
+  std::set<std::string> by_values, present;  // present: datasets where a has rows
+  bool any = false;
+};
+
+PairedRows paired_rows(const Entry& e, const PairedSpec& ps, Tables& tables, const Source& s) {
+  PairedRows out;
+  const std::string csv = tables.csv(s.experiment);
+  check_columns(tables.rows(s.experiment), s.metric, {}, e.where, e.path, csv);
+  check_columns(tables.rows(s.experiment), "", ps.a, e.where + ".a", e.path, csv);
+  check_columns(tables.rows(s.experiment), "", ps.b, e.where + ".b", e.path, csv);
+  for (const ResultRow& r : tables.rows(s.experiment)) {
+    const bool in_a = selected(r, ps.a), in_b = selected(r, ps.b);
+    if (in_a && in_b) e.bad("b", "selects the same rows as 'a'");
+    if (!in_a && !in_b) continue;
+    const double x = metric_of(r, s.metric);
+    if (std::isnan(x)) continue;
+    const std::string bv = ps.by.empty() ? "" : r.get(ps.by);
+    if (!bv.empty()) out.by_values.insert(bv);
+    auto& slot = (in_a ? out.a : out.b)[r.get("dataset")][bv];
+    if (!slot.emplace(pair_key(r, ps.match), x).second)
+      e.bad(in_a ? "a" : "b", "selects several rows per (dataset, repetition, fold" + std::string(ps.match.empty() ? "" : ", match") +
+                                   ") in " + tables.csv(s.experiment) +
+                                   ": name the swept column in the selector, in 'match' or in 'by'");
+    if (in_a) out.present.insert(r.get("dataset"));
+    out.any = true;
   }
-  Outcome o;
-  if (!missing.empty()) o.missing = std::to_string(missing.size()) + " groups short of data: " + [&] {
-    std::string t;
-    for (std::size_t i = 0; i < missing.size() && i < 6; ++i) t += (i ? "; " : "") + missing[i];
-    return t + (missing.size() > 6 ? "; ..." : "");
-  }();
-  if (!any_rows && o.missing.empty()) o.missing = "no rows selected";
-  if (groups.empty()) return o;
+  return out;
+}
 
-  const bool show_metric = src.size() > 1;
-  const double tie_sd = ex["tie_sd"] ? e.number("expect.tie_sd", ex["tie_sd"]) : 1.0;
+// The series' values on dataset d at by-value bv (or the ones that serve every by-value).
+const std::map<std::string, double>* series_at(const SeriesValues& v, const std::string& d, const std::string& bv) {
+  auto it = v.find(d);
+  if (it == v.end()) return nullptr;
+  auto jt = it->second.find(bv);
+  if (jt == it->second.end()) jt = it->second.find("");
+  return jt == it->second.end() ? nullptr : &jt->second;
+}
+
+// The groups of one source (dataset x by-value), each with its paired folds; a group with fewer than
+// min_folds pairs is named in `missing` instead.
+void paired_groups(const PairedRows& rows, const Source& s, const std::vector<std::string>& datasets, std::size_t min_folds,
+                   bool show_metric, std::vector<Group>& groups, std::vector<std::string>& missing) {
+  std::vector<std::string> bys(rows.by_values.begin(), rows.by_values.end());
+  std::sort(bys.begin(), bys.end(), value_less);
+  if (bys.empty()) bys.push_back("");
+  const std::vector<std::string> ds =
+      datasets.empty() ? std::vector<std::string>(rows.present.begin(), rows.present.end()) : datasets;
+  for (const auto& d : ds)
+    for (const auto& bv : bys) {
+      Group g{d, s.metric, bv, {}, {}};
+      const auto *A = series_at(rows.a, d, bv), *B = series_at(rows.b, d, bv);
+      if (A && B)
+        for (const auto& [k, x] : *A)
+          if (auto it = B->find(k); it != B->end()) g.a.push_back(x), g.b.push_back(it->second);
+      if (g.a.size() < std::max<std::size_t>(min_folds, 1)) {
+        missing.push_back(g.label(show_metric) + " (" + std::to_string(g.a.size()) + " pairs in " + s.experiment + ")");
+        continue;
+      }
+      compute(g);
+      groups.push_back(std::move(g));
+    }
+}
+
+std::string short_list(const std::vector<std::string>& items) {
+  std::string t;
+  for (std::size_t i = 0; i < items.size() && i < 6; ++i) t += (i ? "; " : "") + items[i];
+  return t + (items.size() > 6 ? "; ..." : "");
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string t;
+  for (const auto& x : v) t += (t.empty() ? "" : ", ") + x;
+  return t;
+}
+
+// The groups classified: wins / ties / losses of a over b, and the extreme groups the rules read.
+struct PairedTally {
   std::vector<std::string> wins, ties, losses;
   std::set<std::string> win_ds, tie_ds, loss_ds;
-  const Group *lo = &groups[0], *hi = &groups[0], *lo_eff = &groups[0], *hi_p = &groups[0];
+  const Group *lo, *hi, *lo_eff, *hi_p;  // smallest and largest difference, smallest effect, largest p
+  std::string measured;
+};
+
+PairedTally tally(const std::vector<Group>& groups, double tie_sd, bool show_metric) {
+  PairedTally t;
+  t.lo = t.hi = t.lo_eff = t.hi_p = &groups[0];
   for (const Group& g : groups) {
-    o.measured += (o.measured.empty() ? "" : "; ") + g.label(show_metric) + " " + signed_fmt(g.diff) + " (" +
+    t.measured += (t.measured.empty() ? "" : "; ") + g.label(show_metric) + " " + signed_fmt(g.diff) + " (" +
                   fmt2(g.effect, "%.2f") + " sd, p " + fmt2(g.p, "%.2g") + ")";
-    if (g.diff < lo->diff) lo = &g;
-    if (g.diff > hi->diff) hi = &g;
+    if (g.diff < t.lo->diff) t.lo = &g;
+    if (g.diff > t.hi->diff) t.hi = &g;
     // An undefined effect or p (NaN: no spread, or identical series) is the worst case and stays chosen:
     // a later group must not overwrite it, or min_effect / max_p would hold on the groups after it.
-    if (!std::isnan(lo_eff->effect) && !(g.effect >= lo_eff->effect)) lo_eff = &g;
-    if (!std::isnan(hi_p->p) && !(g.p <= hi_p->p)) hi_p = &g;
-    if (std::fabs(g.diff) <= tie_sd * (std::isnan(g.sd) ? 0.0 : g.sd)) ties.push_back(g.label(show_metric)), tie_ds.insert(g.dataset);
-    else if (g.diff > 0) wins.push_back(g.label(show_metric)), win_ds.insert(g.dataset);
-    else losses.push_back(g.label(show_metric)), loss_ds.insert(g.dataset);
+    if (!std::isnan(t.lo_eff->effect) && !(g.effect >= t.lo_eff->effect)) t.lo_eff = &g;
+    if (!std::isnan(t.hi_p->p) && !(g.p <= t.hi_p->p)) t.hi_p = &g;
+    if (std::fabs(g.diff) <= tie_sd * (std::isnan(g.sd) ? 0.0 : g.sd)) t.ties.push_back(g.label(show_metric)), t.tie_ds.insert(g.dataset);
+    else if (g.diff > 0) t.wins.push_back(g.label(show_metric)), t.win_ds.insert(g.dataset);
+    else t.losses.push_back(g.label(show_metric)), t.loss_ds.insert(g.dataset);
   }
-  o.measured = "a − b in " + std::to_string(groups.size()) + " groups: " + o.measured;
-  auto rule = [&](bool ok, const std::string& what) { (ok ? o.held : o.failed).push_back(what); };
+  t.measured = "a − b in " + std::to_string(groups.size()) + " groups: " + t.measured;
+  return t;
+}
+
+// Each rule's verdict goes to the outcome's held or failed list, in the order the rules are checked.
+struct Rules {
+  const Entry& e;
+  const YAML::Node& ex;
+  Outcome& o;
+  bool show_metric;
+  void operator()(bool ok, const std::string& what) const { (ok ? o.held : o.failed).push_back(what); }
+};
+
+void difference_rules(const Rules& rule, const PairedTally& t) {
+  const Entry& e = rule.e;
+  const YAML::Node& ex = rule.ex;
+  const bool sm = rule.show_metric;
   if (ex["min_difference"]) {
     double x = e.number("expect.min_difference", ex["min_difference"]);
-    rule(lo->diff >= x, "smallest difference " + signed_fmt(lo->diff) + " (" + lo->label(show_metric) + ") >= " + fmt(x));
+    rule(t.lo->diff >= x, "smallest difference " + signed_fmt(t.lo->diff) + " (" + t.lo->label(sm) + ") >= " + fmt(x));
   }
   if (ex["max_difference"]) {
     double x = e.number("expect.max_difference", ex["max_difference"]);
-    rule(hi->diff <= x, "largest difference " + signed_fmt(hi->diff) + " (" + hi->label(show_metric) + ") <= " + fmt(x));
+    rule(t.hi->diff <= x, "largest difference " + signed_fmt(t.hi->diff) + " (" + t.hi->label(sm) + ") <= " + fmt(x));
   }
   if (ex["largest_difference"]) {
     auto r = e.range("expect.largest_difference", ex["largest_difference"]);
-    rule(in_range(hi->diff, r), "largest difference " + signed_fmt(hi->diff) + " (" + hi->label(show_metric) + ") in " + range_text(r));
+    rule(in_range(t.hi->diff, r), "largest difference " + signed_fmt(t.hi->diff) + " (" + t.hi->label(sm) + ") in " + range_text(r));
   }
   if (ex["min_effect"]) {
     double x = e.number("expect.min_effect", ex["min_effect"]);
-    rule(lo_eff->effect >= x, "smallest difference in sds " + fmt2(lo_eff->effect, "%.2f") + " (" + lo_eff->label(show_metric) + ") >= " + fmt(x));
+    rule(t.lo_eff->effect >= x,
+         "smallest difference in sds " + fmt2(t.lo_eff->effect, "%.2f") + " (" + t.lo_eff->label(sm) + ") >= " + fmt(x));
   }
   if (ex["max_p"]) {
     double x = e.number("expect.max_p", ex["max_p"]);
-    rule(hi_p->p < x, "largest Wilcoxon p " + fmt2(hi_p->p, "%.2g") + " (" + hi_p->label(show_metric) + ") < " + fmt(x));
+    rule(t.hi_p->p < x, "largest Wilcoxon p " + fmt2(t.hi_p->p, "%.2g") + " (" + t.hi_p->label(sm) + ") < " + fmt(x));
   }
-  auto join = [](const std::vector<std::string>& v) {
-    std::string t;
-    for (const auto& x : v) t += (t.empty() ? "" : ", ") + x;
-    return t;
-  };
-  const std::string tally = "wins/ties/losses " + std::to_string(wins.size()) + "/" + std::to_string(ties.size()) + "/" +
-                            std::to_string(losses.size()) + " (tie: a, b within " + fmt(tie_sd) + " sd)";
+}
+
+// wins / ties / losses: how many groups (a range), and on which datasets (`*_on`).
+void count_rules(const Rules& rule, const PairedTally& t) {
   const std::vector<std::tuple<const char*, const std::vector<std::string>*, const std::set<std::string>*>> counts = {
-      {"wins", &wins, &win_ds}, {"ties", &ties, &tie_ds}, {"losses", &losses, &loss_ds}};
+      {"wins", &t.wins, &t.win_ds}, {"ties", &t.ties, &t.tie_ds}, {"losses", &t.losses, &t.loss_ds}};
   for (const auto& [k, list, set] : counts) {
     const std::string key = k;
-    if (ex[key]) {
-      auto r = e.range("expect." + key, ex[key]);
+    if (rule.ex[key]) {
+      auto r = rule.e.range("expect." + key, rule.ex[key]);
       rule(in_range(static_cast<double>(list->size()), r),
            key + " " + std::to_string(list->size()) + (list->empty() ? "" : " (" + join(*list) + ")") + " = " + range_text(r));
     }
-    if (ex[key + "_on"]) {
-      auto want = e.texts("expect." + key + "_on", ex[key + "_on"]);
+    if (rule.ex[key + "_on"]) {
+      auto want = rule.e.texts("expect." + key + "_on", rule.ex[key + "_on"]);
       std::set<std::string> w(want.begin(), want.end());
       rule(w == *set, key + " on {" + join(std::vector<std::string>(set->begin(), set->end())) + "} = {" + join(want) + "}");
     }
   }
-  if (ex["trend"]) {
-    const std::string t = e.text("expect.trend", ex["trend"]);
-    if (t != "decreasing" && t != "increasing") e.bad("expect.trend", "expected decreasing or increasing");
-    std::vector<std::string> breaks;
-    for (std::size_t i = 0; i + 1 < groups.size(); ++i) {
-      const Group &g = groups[i], &h = groups[i + 1];
-      if (g.dataset != h.dataset || g.metric != h.metric) continue;
-      if (t == "decreasing" ? h.diff > g.diff : h.diff < g.diff)
-        breaks.push_back(g.label(show_metric) + " → " + h.by + " (" + signed_fmt(g.diff) + " → " + signed_fmt(h.diff) + ")");
-    }
-    rule(breaks.empty(), "a − b " + t + " in " + by + (breaks.empty() ? "" : "; breaks: " + join(breaks)));
+}
+
+// a − b moves one way along `by` within each dataset (and metric).
+void trend_rule(const Rules& rule, const std::vector<Group>& groups, const std::string& by) {
+  if (!rule.ex["trend"]) return;
+  const std::string t = rule.e.text("expect.trend", rule.ex["trend"]);
+  if (t != "decreasing" && t != "increasing") rule.e.bad("expect.trend", "expected decreasing or increasing");
+  std::vector<std::string> breaks;
+  for (std::size_t i = 0; i + 1 < groups.size(); ++i) {
+    const Group &g = groups[i], &h = groups[i + 1];
+    if (g.dataset != h.dataset || g.metric != h.metric) continue;
+    if (t == "decreasing" ? h.diff > g.diff : h.diff < g.diff)
+      breaks.push_back(g.label(rule.show_metric) + " → " + h.by + " (" + signed_fmt(g.diff) + " → " + signed_fmt(h.diff) + ")");
   }
-  o.measured += "; " + tally;
-  o.effect = lo_eff->effect;
-  o.p = hi_p->p;
+  rule(breaks.empty(), "a − b " + t + " in " + by + (breaks.empty() ? "" : "; breaks: " + join(breaks)));
+}
+
+Outcome paired(const Entry& e, Tables& tables, const std::vector<std::string>& datasets, std::size_t min_folds) {
+  const PairedSpec ps = paired_spec(e);
+  const std::vector<Source> src = sources(e);
+  const bool show_metric = src.size() > 1;
+  std::vector<Group> groups;
+  std::vector<std::string> missing;
+  bool any_rows = false;
+  for (const Source& s : src) {
+    const PairedRows rows = paired_rows(e, ps, tables, s);
+    any_rows = any_rows || rows.any;
+    paired_groups(rows, s, datasets, min_folds, show_metric, groups, missing);
+  }
+  Outcome o;
+  if (!missing.empty()) o.missing = std::to_string(missing.size()) + " groups short of data: " + short_list(missing);
+  if (!any_rows && o.missing.empty()) o.missing = "no rows selected";
+  if (groups.empty()) return o;
+
+  const YAML::Node& ex = ps.expect;
+  const double tie_sd = ex["tie_sd"] ? e.number("expect.tie_sd", ex["tie_sd"]) : 1.0;
+  const PairedTally t = tally(groups, tie_sd, show_metric);
+  o.measured = t.measured;
+  const Rules rule{e, ex, o, show_metric};
+  difference_rules(rule, t);
+  count_rules(rule, t);
+  trend_rule(rule, groups, ps.by);
+  o.measured += "; wins/ties/losses " + std::to_string(t.wins.size()) + "/" +
+                std::to_string(t.ties.size()) + "/" + std::to_string(t.losses.size()) + " (tie: a, b within " + fmt(tie_sd) +
+                " sd)";
+  o.effect = t.lo_eff->effect;
+  o.p = t.hi_p->p;
   return o;
 }
 
-Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& datasets, std::size_t min_folds) {
+// An argmax claim's keys: the series, the swept column and (optionally) the values compared.
+struct ArgmaxSpec {
+  Selector sel;
+  std::string over;
+  std::vector<std::string> values;
+  std::pair<double, double> want;  // expect.argmax_in
+};
+
+ArgmaxSpec argmax_spec(const Entry& e) {
   if (!e.n["series"]) e.bad("", "missing 'series' (a selector: label and parameters)");
   if (!e.n["over"]) e.bad("", "missing 'over' (the column whose best value is sought)");
-  const Selector sel = selector(e.n["series"], e.where + ".series", e.path);
-  const std::string over = e.text("over", e.n["over"]);
-  const std::vector<std::string> values = e.given("values") ? e.texts("values", e.n["values"]) : std::vector<std::string>{};
+  ArgmaxSpec as;
+  as.sel = selector(e.n["series"], e.where + ".series", e.path);
+  as.over = e.text("over", e.n["over"]);
+  as.values = e.given("values") ? e.texts("values", e.n["values"]) : std::vector<std::string>{};
   const YAML::Node ex = e.n["expect"];
   for (const auto& kv : ex)
     if (kv.first.as<std::string>() != "argmax_in") e.bad("expect." + kv.first.as<std::string>(), "unknown rule for an argmax claim");
-  const auto want = e.range("expect.argmax_in", ex["argmax_in"]);
+  as.want = e.range("expect.argmax_in", ex["argmax_in"]);
+  return as;
+}
 
+// The best value of `over` on one dataset (by mean metric), and the best one inside argmax_in.
+struct Best {
+  std::string best, inside, gaps;  // gaps: values short of folds ("value:folds,...")
+  double best_mean = -std::numeric_limits<double>::infinity(), inside_mean = best_mean;
+};
+
+Best best_value(const std::map<std::string, std::vector<double>>& per, const ArgmaxSpec& as, std::size_t min_folds) {
+  std::vector<std::string> grid = as.values;
+  if (grid.empty())
+    for (const auto& kv : per) grid.push_back(kv.first);
+  std::sort(grid.begin(), grid.end(), value_less);
+  Best b;
+  for (const auto& g : grid) {
+    const std::vector<double>* xs = nullptr;
+    for (const auto& kv : per)
+      if (same_value(kv.first, g)) xs = &kv.second;
+    if (!xs || xs->size() < std::max<std::size_t>(min_folds, 1)) {
+      b.gaps += (b.gaps.empty() ? "" : ",") + g + ":" + std::to_string(xs ? xs->size() : 0);
+      continue;
+    }
+    const double m = summarize(*xs).mean;
+    if (m > b.best_mean) b.best_mean = m, b.best = g;
+    if (in_range(numeric(g), as.want) && m > b.inside_mean) b.inside_mean = m, b.inside = g;
+  }
+  if (per.empty()) b.gaps.clear();
+  return b;
+}
+
+Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& datasets, std::size_t min_folds) {
+  const ArgmaxSpec as = argmax_spec(e);
   Outcome o;
   std::vector<std::string> missing, outside;
   const std::vector<Source> src = sources(e);
@@ -326,9 +449,9 @@ Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& d
   for (const Source& s : src) {
     std::map<std::string, std::map<std::string, std::vector<double>>> v;  // dataset -> over value -> metric
     for (const ResultRow& r : tables.rows(s.experiment)) {
-      if (!selected(r, sel)) continue;
+      if (!selected(r, as.sel)) continue;
       const double x = metric_of(r, s.metric);
-      if (!std::isnan(x)) v[r.get("dataset")][r.get(over)].push_back(x);
+      if (!std::isnan(x)) v[r.get("dataset")][r.get(as.over)].push_back(x);
     }
     std::vector<std::string> ds = datasets;
     if (ds.empty())
@@ -336,49 +459,26 @@ Outcome argmax(const Entry& e, Tables& tables, const std::vector<std::string>& d
     for (const auto& d : ds) {
       const std::string label = d + (src.size() > 1 ? " " + s.metric : "");
       const auto& per = v[d];
-      std::vector<std::string> grid = values;
-      if (grid.empty())
-        for (const auto& kv : per) grid.push_back(kv.first);
-      std::string best, gaps;
-      double best_mean = -std::numeric_limits<double>::infinity(), inside_mean = best_mean;
-      std::string inside;  // the best value within argmax_in, shown when the overall best is outside
-      std::sort(grid.begin(), grid.end(), value_less);
-      for (const auto& g : grid) {
-        const std::vector<double>* xs = nullptr;
-        for (const auto& kv : per)
-          if (same_value(kv.first, g)) xs = &kv.second;
-        if (!xs || xs->size() < std::max<std::size_t>(min_folds, 1)) {
-          gaps += (gaps.empty() ? "" : ",") + g + ":" + std::to_string(xs ? xs->size() : 0);
-          continue;
-        }
-        const double m = summarize(*xs).mean;
-        if (m > best_mean) best_mean = m, best = g;
-        if (in_range(numeric(g), want) && m > inside_mean) inside_mean = m, inside = g;
-      }
-      if (per.empty()) gaps.clear();
-      if (per.empty() || !gaps.empty()) {
-        missing.push_back(label + " (" + (per.empty() ? std::string("no rows") : over + " " + gaps + " folds") + " in " + s.experiment + ")");
+      const Best b = best_value(per, as, min_folds);
+      if (per.empty() || !b.gaps.empty()) {
+        missing.push_back(label + " (" + (per.empty() ? std::string("no rows") : as.over + " " + b.gaps + " folds") + " in " +
+                          s.experiment + ")");
         continue;
       }
       ++n_groups;
-      o.measured += (o.measured.empty() ? "" : "; ") + label + " " + best + " (" + fmt(best_mean) + ")";
-      if (!in_range(numeric(best), want)) {
-        outside.push_back(label + " " + best);
-        if (!inside.empty()) o.measured += " [best in range: " + inside + " (" + fmt(inside_mean) + ")]";
+      o.measured += (o.measured.empty() ? "" : "; ") + label + " " + b.best + " (" + fmt(b.best_mean) + ")";
+      if (!in_range(numeric(b.best), as.want)) {
+        outside.push_back(label + " " + b.best);
+        if (!b.inside.empty()) o.measured += " [best in range: " + b.inside + " (" + fmt(b.inside_mean) + ")]";
       }
     }
   }
-  if (!missing.empty()) {
-    o.missing = std::to_string(missing.size()) + " datasets short of data: ";
-    for (std::size_t i = 0; i < missing.size() && i < 6; ++i) o.missing += (i ? "; " : "") + missing[i];
-    if (missing.size() > 6) o.missing += "; ...";
-  }
+  if (!missing.empty()) o.missing = std::to_string(missing.size()) + " datasets short of data: " + short_list(missing);
   if (n_groups == 0) return o;
-  o.measured = "best " + over + " (mean " + src[0].metric + "): " + o.measured;
-  std::string t;
-  for (const auto& x : outside) t += (t.empty() ? "" : ", ") + x;
+  o.measured = "best " + as.over + " (mean " + src[0].metric + "): " + o.measured;
   (outside.empty() ? o.held : o.failed)
-      .push_back("best " + over + " in " + range_text(want) + " on every dataset" + (outside.empty() ? "" : "; outside: " + t));
+      .push_back("best " + as.over + " in " + range_text(as.want) + " on every dataset" +
+                 (outside.empty() ? "" : "; outside: " + join(outside)));
   return o;
 }
 

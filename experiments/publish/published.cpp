@@ -272,9 +272,8 @@ namespace {
 
 using namespace published_detail;
 
-PublishedCheckReport check_published_yaml(const std::string& yaml_text, const std::string& path,
-                                          const PublishedCheckOptions& opt) {
-  const YAML::Node root = load_yaml_strict(yaml_text, path);  // UTF-8, duplicate keys
+// The top level: keys paper, numbers and/or claims. Returns the paper id.
+std::string check_top_level(const YAML::Node& root, const std::string& path) {
   if (!root.IsMap() || !root["paper"] || (!root["numbers"] && !root["claims"]))
     fail(path, ": expected keys 'paper' and 'numbers' (a list) and/or 'claims' (a list)");
   for (const auto& kv : root)
@@ -285,131 +284,166 @@ PublishedCheckReport check_published_yaml(const std::string& yaml_text, const st
     if (root[k] && !root[k].IsSequence()) fail(path, ": ", k, ": expected a list");
   const std::string paper = root["paper"].as<std::string>();
   check_id(paper, path + ": paper");
-  std::map<std::string, std::string> ids;  // id -> where first given
-  const std::set<std::string> allowed = {"id", "source", "experiment", "metric", "value", "spread", "tolerance",
-                                         "paper_method", "with_quirks", "strict", "compare", "explanation",
-                                         "unexplained"};
+  return paper;
+}
+
+// One `numbers` entry as written, validated.
+struct NumberEntry {
+  std::string id, experiment, metric, compare;
+  double value = 0, tolerance = 0;
+  bool declared_unexplained = false;
+};
+
+NumberEntry read_number_entry(const YAML::Node& n, const std::string& where, const std::string& path,
+                              std::map<std::string, std::string>& ids) {
+  static const std::set<std::string> allowed = {"id", "source", "experiment", "metric", "value", "spread", "tolerance",
+                                                "paper_method", "with_quirks", "strict", "compare", "explanation",
+                                                "unexplained"};
+  if (!n.IsMap()) fail(path, ": ", where, ": expected a mapping (id, experiment, metric, value, tolerance, ...)");
+  for (const auto& kv : n)
+    if (!allowed.count(kv.first.as<std::string>())) fail(path, ": ", where, ".", kv.first.as<std::string>(), ": unknown key");
+  for (const char* k : {"id", "experiment", "metric", "value", "tolerance", "paper_method"})
+    if (!n[k]) fail(path, ": ", where, ": missing '", k, "'");
+  NumberEntry e;
+  e.id = n["id"].as<std::string>();
+  e.experiment = n["experiment"].as<std::string>();
+  e.metric = n["metric"].as<std::string>();
+  check_id(e.experiment, path + ": " + where + ".experiment");
+  if (!ids.emplace(e.id, where).second) fail(path, ": ", where, ".id: '", clip(e.id), "' is also the id of ", ids[e.id]);
+  auto number = [&](const char* k) {
+    try {
+      return n[k].as<double>();
+    } catch (const YAML::Exception&) {
+      fail(path, ": ", where, ".", k, ": expected a number");
+    }
+  };
+  e.value = number("value");
+  e.tolerance = number("tolerance");
+  // `unexplained: true`: the gap was investigated and the explanation says what was ruled out, but
+  // it does not account for the gap; such a number counts as unexplained whatever its text says.
+  if (n["unexplained"]) {
+    try {
+      e.declared_unexplained = n["unexplained"].as<bool>();
+    } catch (const YAML::Exception&) {
+      fail(path, ": ", where, ".unexplained: expected true or false");
+    }
+    if (!n["explanation"]) fail(path, ": ", where, ".unexplained: needs an 'explanation' saying what was investigated");
+  }
+  if (!std::isfinite(e.value)) fail(path, ": ", where, ".value: expected a finite number, got ", n["value"].as<std::string>());
+  if (!std::isfinite(e.tolerance) || e.tolerance < 0)
+    fail(path, ": ", where, ".tolerance: expected a finite number >= 0, got ", n["tolerance"].as<std::string>());
+  return e;
+}
+
+// The three series of a number (paper method, with quirks, strict), selected and measured.
+struct NumberSeries {
+  Selector sel[3];
+  Measured m[3];
+};
+
+NumberSeries measure_series(const YAML::Node& n, const NumberEntry& ne, const std::string& where,
+                            const std::string& path, Tables& tables) {
+  const auto& rows = tables.rows(ne.experiment);
+  check_columns(rows, ne.metric, {}, where, path, tables.csv(ne.experiment));
+  NumberSeries out;
+  const char* keys[3] = {"paper_method", "with_quirks", "strict"};
+  for (int k = 0; k < 3; ++k) {
+    out.sel[k] = selector(n[keys[k]], where + "." + keys[k], path);
+    check_columns(rows, "", out.sel[k], where + "." + keys[k], path, tables.csv(ne.experiment));
+  }
+  for (int k = 0; k < 3; ++k) out.m[k] = measure(rows, out.sel[k], ne.metric);
+  if (!n["with_quirks"]) out.m[1].any = false;
+  if (!n["strict"]) out.m[2].any = false;
+  return out;
+}
+
+// A number measured and judged against its tolerance; counts go to `rep`.
+PublishedNumber check_number(const YAML::Node& n, std::size_t i, const std::string& path, const std::string& paper,
+                             const PublishedCheckOptions& opt, Tables& tables, Configs& configs,
+                             std::map<std::string, std::string>& ids, PublishedCheckReport& rep) {
+  const std::string where = "numbers[" + std::to_string(i) + "]";
+  NumberEntry ne = read_number_entry(n, where, path, ids);
+  const NumberSeries ns = measure_series(n, ne, where, path, tables);
+  ne.compare = n["compare"] ? n["compare"].as<std::string>() : (n["with_quirks"] ? "with_quirks" : "paper_method");
+  if (ne.compare != "with_quirks" && ne.compare != "paper_method")
+    fail(path, ": ", where, ".compare: expected with_quirks or paper_method");
+  const int ci = ne.compare == "with_quirks" ? 1 : 0;
+  const Measured& cmp = ns.m[ci];
+
+  PublishedNumber e;
+  e.id = ne.id;
+  e.source = n["source"] ? n["source"].as<std::string>() : "";
+  e.experiment = ne.experiment;
+  e.metric = ne.metric;
+  e.value = ne.value;
+  e.tolerance = ne.tolerance;
+  e.spread = n["spread"] && !n["spread"].IsNull() ? n["spread"].as<std::string>() : "";
+  e.compare = ne.compare;
+  e.paper_method = series_of(ns.m[0], true, ns.sel[0]);
+  e.with_quirks = series_of(ns.m[1], static_cast<bool>(n["with_quirks"]), ns.sel[1]);
+  e.strict = series_of(ns.m[2], static_cast<bool>(n["strict"]), ns.sel[2]);
+  e.explanation = explain(n["explanation"] ? n["explanation"].as<std::string>() : "", ns.m[0], ns.m[1], ns.m[2], cmp,
+                          ne.value, ne.tolerance, &e.warning);
+  e.command = reproduce_command(paper, ne.experiment, path, opt);
+  ++rep.numbers;
+  if (!cmp.any) {
+    e.verdict = "no data";
+    e.excluded_by_config = configs.exclusion(ne.experiment, ns.sel[ci]);
+    ++rep.no_data;
+    return e;
+  }
+  e.delta = cmp.s.mean - ne.value;
+  if (std::fabs(e.delta) <= ne.tolerance) {
+    e.verdict = "within";
+    ++rep.within;
+  } else {
+    e.verdict = "outside";
+    e.explained = !e.explanation.empty() && e.warning.empty() && !ne.declared_unexplained;
+    ++rep.outside;
+    rep.outside_explained += e.explained ? 1 : 0;
+  }
+  return e;
+}
+
+void add_claims(const YAML::Node& claims, const std::string& path, const std::string& paper,
+                const PublishedCheckOptions& opt, Tables& tables, PublishedCheckReport& rep) {
+  ClaimsReport c = check_claims(claims, path, tables);
+  rep.claims = c.claims;
+  rep.claims_hold = c.hold;
+  rep.claims_fail = c.fail;
+  rep.claims_no_data = c.no_data;
+  rep.claim_entries = std::move(c.entries);
+  for (auto& e : rep.claim_entries)
+    for (const auto& x : e.experiments)
+      e.command += (e.command.empty() ? "" : " && ") + reproduce_command(paper, x, path, opt);
+}
+
+std::string no_results_warning(const std::string& paper, const std::string& path, const std::string& results_root) {
+  const fs::path dir = fs::path(results_root) / paper;
+  return "no results for paper '" + paper + "' in " + dir.string() +
+         (fs::is_directory(dir) ? " (the directory holds no results.csv for any experiment of " + path + ")"
+                                : " (no such directory)") +
+         "; every number and claim is NO DATA. Check --results (the results root, which holds <paper>/<experiment>/results.csv) or run the commands below.";
+}
+
+PublishedCheckReport check_published_yaml(const std::string& yaml_text, const std::string& path,
+                                          const PublishedCheckOptions& opt) {
+  const YAML::Node root = load_yaml_strict(yaml_text, path);  // UTF-8, duplicate keys
+  const std::string paper = check_top_level(root, path);
   Tables tables(opt.results_root, paper);
   Configs configs(path);  // exclude_datasets of the experiments' configs, for entries without data
   PublishedCheckReport rep;
   rep.paper = paper;
   rep.published_yaml = path;
   rep.results_root = opt.results_root;
+  std::map<std::string, std::string> ids;  // id -> where first given
   const YAML::Node nums = root["numbers"] ? root["numbers"] : YAML::Node(YAML::NodeType::Sequence);
-  std::string warning;  // an explanation that contradicts the measurement (explain())
-  for (std::size_t i = 0; i < nums.size(); ++i) {
-    const YAML::Node n = nums[i];
-    std::string where = "numbers[" + std::to_string(i) + "]";
-    if (!n.IsMap()) fail(path, ": ", where, ": expected a mapping (id, experiment, metric, value, tolerance, ...)");
-    for (const auto& kv : n)
-      if (!allowed.count(kv.first.as<std::string>()))
-        fail(path, ": ", where, ".", kv.first.as<std::string>(), ": unknown key");
-    for (const char* k : {"id", "experiment", "metric", "value", "tolerance", "paper_method"})
-      if (!n[k]) fail(path, ": ", where, ": missing '", k, "'");
-    const std::string id = n["id"].as<std::string>();
-    const std::string exp = n["experiment"].as<std::string>();
-    const std::string metric = n["metric"].as<std::string>();
-    check_id(exp, path + ": " + where + ".experiment");
-    if (!ids.emplace(id, where).second) fail(path, ": ", where, ".id: '", clip(id), "' is also the id of ", ids[id]);
-    auto number = [&](const char* k) {
-      try {
-        return n[k].as<double>();
-      } catch (const YAML::Exception&) {
-        fail(path, ": ", where, ".", k, ": expected a number");
-      }
-    };
-    const double value = number("value");
-    const double tol = number("tolerance");
-    // `unexplained: true`: the gap was investigated and the explanation says what was ruled out, but
-    // it does not account for the gap; such a number counts as unexplained whatever its text says.
-    bool declared_unexplained = false;
-    if (n["unexplained"]) {
-      try {
-        declared_unexplained = n["unexplained"].as<bool>();
-      } catch (const YAML::Exception&) {
-        fail(path, ": ", where, ".unexplained: expected true or false");
-      }
-      if (!n["explanation"]) fail(path, ": ", where, ".unexplained: needs an 'explanation' saying what was investigated");
-    }
-    if (!std::isfinite(value)) fail(path, ": ", where, ".value: expected a finite number, got ", n["value"].as<std::string>());
-    if (!std::isfinite(tol) || tol < 0)
-      fail(path, ": ", where, ".tolerance: expected a finite number >= 0, got ", n["tolerance"].as<std::string>());
-
-    const auto& rows = tables.rows(exp);
-    check_columns(rows, metric, {}, where, path, tables.csv(exp));
-    Selector sel[3];
-    const char* keys[3] = {"paper_method", "with_quirks", "strict"};
-    for (int k = 0; k < 3; ++k) {
-      sel[k] = selector(n[keys[k]], where + "." + keys[k], path);
-      check_columns(rows, "", sel[k], where + "." + keys[k], path, tables.csv(exp));
-    }
-    Measured paper_m = measure(rows, sel[0], metric);
-    Measured quirk_m = measure(rows, sel[1], metric);
-    Measured strict_m = measure(rows, sel[2], metric);
-    if (!n["with_quirks"]) quirk_m.any = false;
-    if (!n["strict"]) strict_m.any = false;
-    std::string compare = n["compare"] ? n["compare"].as<std::string>() : (n["with_quirks"] ? "with_quirks" : "paper_method");
-    if (compare != "with_quirks" && compare != "paper_method")
-      fail(path, ": ", where, ".compare: expected with_quirks or paper_method");
-    const Measured& cmp = compare == "with_quirks" ? quirk_m : paper_m;
-
-    PublishedNumber e;
-    e.id = id;
-    e.source = n["source"] ? n["source"].as<std::string>() : "";
-    e.experiment = exp;
-    e.metric = metric;
-    e.value = value;
-    e.tolerance = tol;
-    e.spread = n["spread"] && !n["spread"].IsNull() ? n["spread"].as<std::string>() : "";
-    e.compare = compare;
-    e.paper_method = series_of(paper_m, true, sel[0]);
-    e.with_quirks = series_of(quirk_m, static_cast<bool>(n["with_quirks"]), sel[1]);
-    e.strict = series_of(strict_m, static_cast<bool>(n["strict"]), sel[2]);
-    e.explanation = explain(n["explanation"] ? n["explanation"].as<std::string>() : "", paper_m, quirk_m, strict_m, cmp,
-                            value, tol, &warning);
-    e.warning = warning;
-    e.command = reproduce_command(paper, exp, path, opt);
-    ++rep.numbers;
-    if (!cmp.any) {
-      e.verdict = "no data";
-      e.excluded_by_config = configs.exclusion(exp, compare == "with_quirks" ? sel[1] : sel[0]);
-      ++rep.no_data;
-    } else {
-      e.delta = cmp.s.mean - value;
-      if (std::fabs(e.delta) <= tol) {
-        e.verdict = "within";
-        ++rep.within;
-      } else {
-        e.verdict = "outside";
-        e.explained = !e.explanation.empty() && e.warning.empty() && !declared_unexplained;
-        ++rep.outside;
-        rep.outside_explained += e.explained ? 1 : 0;
-      }
-    }
-    rep.number_entries.push_back(std::move(e));
-  }
-  if (root["claims"]) {
-    ClaimsReport c = check_claims(root["claims"], path, tables);
-    rep.claims = c.claims;
-    rep.claims_hold = c.hold;
-    rep.claims_fail = c.fail;
-    rep.claims_no_data = c.no_data;
-    rep.claim_entries = std::move(c.entries);
-    for (auto& e : rep.claim_entries) {
-      for (const auto& x : e.experiments)
-        e.command += (e.command.empty() ? "" : " && ") + reproduce_command(paper, x, path, opt);
-    }
-  }
-  if (!tables.any_rows()) {
-    const fs::path dir = fs::path(opt.results_root) / paper;
-    rep.no_results_warning = "no results for paper '" + paper + "' in " + dir.string() +
-                             (fs::is_directory(dir) ? " (the directory holds no results.csv for any experiment of " + path + ")"
-                                                    : " (no such directory)") +
-                             "; every number and claim is NO DATA. Check --results (the results root, which holds <paper>/<experiment>/results.csv) or run the commands below.";
-  }
+  for (std::size_t i = 0; i < nums.size(); ++i)
+    rep.number_entries.push_back(check_number(nums[i], i, path, paper, opt, tables, configs, ids, rep));
+  if (root["claims"]) add_claims(root["claims"], path, paper, opt, tables, rep);
+  if (!tables.any_rows()) rep.no_results_warning = no_results_warning(paper, path, opt.results_root);
   rep.text = published_markdown(rep);
-  std::string& out = rep.text;
-  if (!opt.markdown_out.empty()) write_text_atomic(opt.markdown_out, out);
+  if (!opt.markdown_out.empty()) write_text_atomic(opt.markdown_out, rep.text);
   if (!opt.json_out.empty()) write_text_atomic(opt.json_out, published_json(rep));
   return rep;
 }

@@ -28,12 +28,15 @@ struct RunOptions {
 struct RunReport {
   std::size_t cells = 0, cells_in_shard = 0;
   // Units of work (work_plan.hpp: cells or pieces of cells) of this shard, and what became of them.
+  // computed + already_done + failed + unwritten + missing_data + claimed_elsewhere = in_shard.
   std::size_t in_shard = 0, already_done = 0, computed = 0, failed = 0, missing_data = 0, claimed_elsewhere = 0;
+  std::size_t unwritten = 0;   // computed, but the unit's file could not be written
+  bool merge_failed = false;   // the merged results.csv could not be written (a note says why)
   double balance = 1;  // the plan's slowest shard over mean (estimated cost)
   std::size_t tasks = 0;
   double seconds = 0;
   std::vector<std::string> notes;  // one line per missing dataset / failed cell
-  std::string results_csv;         // merged table (empty when sharded)
+  std::string results_csv;         // merged table (empty when sharded or when no cell has results)
 };
 
 // What `dpforest run --dry-run` reports: the work of this shard (all of it without --shard), how much
@@ -61,6 +64,8 @@ RunPreview preview_run(const ExperimentSpec& spec, const RunOptions& options);
 std::string format_preview(const ExperimentSpec& spec, const RunOptions& options, const RunPreview& p);
 
 std::string experiment_dir(const ExperimentSpec& spec, const std::string& results_root);
+// Fails, before any dataset is read or task run, when the results folder or its cells/ folder (cell
+// files and claims) cannot be written. Writes experiment.yaml there (experiment_header_yaml).
 RunReport run_experiment(const ExperimentSpec& spec, const RunOptions& options);
 
 struct MergeReport {
@@ -71,7 +76,9 @@ struct MergeReport {
   bool written = false;  // false: cells were missing or invalid and allow_partial was not given
 };
 // Joins the valid cell files into results.csv. With cells missing or invalid the table is written
-// only when `allow_partial`; the report says what is missing either way.
-MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial = false);
+// only when `allow_partial`; without any valid cell only when `write_empty` as well (a run passes
+// false: a run whose cells were all skipped writes no table). The report says what is missing.
+MergeReport merge_experiment(const ExperimentSpec& spec, const std::string& results_root, bool allow_partial = false,
+                             bool write_empty = true);
 
 }  // namespace dpf

@@ -9,6 +9,7 @@
 #include "core/eval/metrics.hpp"
 #include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
+#include "experiments/run/privacy_label.hpp"
 
 namespace dpf {
 
@@ -35,49 +36,50 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-}  // namespace
-
-ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinates& t, const RunContext& ctx) {
-  const Cell& cell = *t.cell;
-  const AlgorithmInfo& info = find_algorithm(cell.algorithm);
-  // Per-fold imputation (registry rule impute-train-median, datasets/README.md): the medians of this
-  // task's training rows replace every missing value of the training and the test rows, so that no
-  // algorithm sees a NaN and no test value moves a median. Datasets without the rule are used as given.
-  Dataset imputed;
+// Per-fold imputation (registry rule impute-train-median, datasets/README.md): the medians of the
+// task's training rows replace every missing value of the training and the test rows, so that no
+// algorithm sees a NaN and no test value moves a median. Datasets without the rule are used as given.
+struct ImputedData {
+  Dataset data;
   MedianImputer imputer;
-  const bool impute = !given.schema().missing_numeric.empty();
-  if (impute) {
-    require(given.schema().missing_numeric == "train-median", "dataset ", cell.dataset,
-            ": unknown missing-value imputation '", given.schema().missing_numeric, "'");
-    if (info.private_algorithm)
-      fail("dataset ", cell.dataset, " imputes missing numeric values with training-fold medians, which are not ",
-           "differentially private (privacy.md §6: a private path needs finite data or a data-independent ",
-           "cleaning rule); algorithm '", cell.algorithm, "' is private: use a variant without ",
-           "missing.rule impute-train-median");
-    imputer = fit_median_imputer(given, split.train);
-    imputed = given;
-    imputer.apply(imputed);
-  }
-  const Dataset& data = impute ? imputed : given;
-  const TaskKind task = data.task();
-  if (!info.supports(task))
-    fail("algorithm '", cell.algorithm, "' does not support ", to_string(task), " (dataset ", cell.dataset, ")");
+  bool applied = false;
+};
 
-  ResultRow row;
+ImputedData impute_for_task(const Dataset& given, const Split& split, const Cell& cell, const AlgorithmInfo& info) {
+  ImputedData out;
+  if (given.schema().missing_numeric.empty()) return out;
+  require(given.schema().missing_numeric == "train-median", "dataset ", cell.dataset,
+          ": unknown missing-value imputation '", given.schema().missing_numeric, "'");
+  if (info.private_algorithm)
+    fail("dataset ", cell.dataset, " imputes missing numeric values with training-fold medians, which are not ",
+         "differentially private (privacy.md §6: a private path needs finite data or a data-independent ",
+         "cleaning rule); algorithm '", cell.algorithm, "' is private: use a variant without ",
+         "missing.rule impute-train-median");
+  out.imputer = fit_median_imputer(given, split.train);
+  out.data = given;
+  out.imputer.apply(out.data);
+  out.applied = true;
+  return out;
+}
+
+// The task's coordinates: which cell, data, preprocessing, parameters, repetition, fold and seed.
+void set_coordinates(ResultRow& row, const TaskCoordinates& t, const Dataset& data, const Split& split,
+                     const ImputedData& imputed) {
+  const Cell& cell = *t.cell;
   row.set("paper", t.spec->paper);
   row.set("experiment", t.spec->experiment);
   row.set("cell_id", cell.id);
   row.set("algorithm", cell.algorithm);
   row.set("label", cell.label);
   row.set("dataset", cell.dataset);
-  row.set("task", to_string(task));
+  row.set("task", to_string(data.task()));
   row.set("target_scaling", cell.preprocess.target_scaling);
   row.set("domains", data.schema().domains_source);
   row.set("bins", std::to_string(cell.preprocess.bins));
-  if (impute) {
+  if (imputed.applied) {
     // Which features fell back to their public domain midpoint (no training value in this fold).
     std::string fallback;
-    for (const std::string& f : imputer.fallback) fallback += (fallback.empty() ? "" : " ") + f;
+    for (const std::string& f : imputed.imputer.fallback) fallback += (fallback.empty() ? "" : " ") + f;
     row.set("imputation", "train-median");
     row.set("imputation_fallback", fallback);
   }
@@ -90,6 +92,84 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
   row.set("n_train", std::to_string(split.train.size()));
   row.set("n_test", std::to_string(split.test.size()));
   row.set("started_at", utc_now());
+}
+
+void set_metrics(ResultRow& row, const Dataset& data, const Split& split, const Predictions& pred, int positive_class) {
+  if (data.task() == TaskKind::kClassification) {
+    std::vector<int> truth(split.test.size());
+    for (std::size_t i = 0; i < truth.size(); ++i) truth[i] = data.label(split.test[i]);
+    row.set("accuracy", accuracy(truth, pred.label));
+    row.set("error", error_rate(truth, pred.label));
+    if (data.n_classes() == 2) {
+      // The class-1 score; DP-ERT's published "error" is mean |y - p| (dipreme.md §3.6).
+      std::vector<double> p1 = pred.class_score(1);
+      row.set("l1_error", l1_error(truth, p1));
+      std::vector<double> pos = pred.class_score(positive_class);
+      row.set("auc", roc_auc(truth, pos, positive_class));
+      row.set("f1", f1_score(truth, pred.label, positive_class));
+    }
+  } else {
+    std::vector<double> truth(split.test.size());
+    for (std::size_t i = 0; i < truth.size(); ++i) truth[i] = data.y()[split.test[i]];
+    row.set("mse", mean_squared_error(truth, pred.value));
+  }
+}
+
+// The a-priori guarantee of the configuration (fixed before the data is read) next to what this
+// fit's ledger composed, which can be less (levels not grown, early stops).
+void set_privacy(ResultRow& row, const AlgorithmInfo& info, const Cell& cell, const Dataset& data,
+                 const PrivacyLedger& ledger) {
+  const bool priv = info.private_algorithm;
+  const PrivacyBound bound = info.privacy_bound(cell.params, data.task());
+  // Every row records its delta: 0 for pure-epsilon ledgers; for an (epsilon, delta) algorithm (a-priori
+  // delta > 0, e.g. lumberjack) epsilon_spent is the ledger's epsilon at that delta (epsilon_for).
+  const bool approx = priv && bound.delta > 0.0;
+  row.set("epsilon_requested", priv ? cell.params.text("epsilon") : "inf");
+  row.set("epsilon_spent", !priv ? "0" : format_double(approx ? ledger.epsilon_for(bound.delta) : ledger.spent()));
+  row.set("epsilon_spent_conservative",
+          !priv ? "0" : format_double(approx ? ledger.epsilon_for(bound.delta, true) : ledger.spent_conservative()));
+  row.set("delta_spent", approx ? format_double(bound.delta) : "0");
+  row.set("epsilon_apriori", priv ? format_double(bound.epsilon) : "0");
+  row.set("epsilon_apriori_conservative", priv ? format_double(bound.epsilon_conservative) : "0");
+  row.set("delta_apriori", priv ? format_double(bound.delta) : "0");
+  row.set("privacy_status",
+          cell_privacy_status(info, cell, data.task(), data.schema().domains_source == "from-data"));
+  row.set("ledger_certified", priv ? (ledger.certified() ? "true" : "false") : "n/a");
+  row.set("neighbours", "add/remove-one");
+}
+
+// The config's `record:` diagnostics (space-separated values per fit).
+void set_recorded(ResultRow& row, const ExperimentSpec& spec, const Cell& cell, const Model& model) {
+  if (spec.record.empty()) return;
+  const auto* forest = dynamic_cast<const ForestModel*>(&model);
+  if (!forest) fail(spec.path, ": record: needs a forest model; algorithm '", cell.algorithm, "' does not fit one");
+  for (const std::string& what : spec.record) {
+    std::string out;
+    char buf[32];
+    for (double v : what == "leaf_occupancy" ? forest->leaf_occupancy() : forest->left_fraction()) {
+      std::snprintf(buf, sizeof buf, "%s%.6g", out.empty() ? "" : " ", v);
+      out += buf;
+    }
+    row.set(what, out);
+  }
+}
+
+}  // namespace
+
+ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinates& t, const RunContext& ctx) {
+  const Cell& cell = *t.cell;
+  const AlgorithmInfo& info = find_algorithm(cell.algorithm);
+  ImputedData imputed = impute_for_task(given, split, cell, info);
+  // Public bounds (core/data/dataset.hpp): the fit and the predictions see every value clamped to
+  // the schema's domains and target bounds, a fixed map of public knowledge. Registry domains hold
+  // their files, so this copies nothing there; a hand-written narrower domain gets a clamped copy.
+  if (imputed.applied) clamp_to_bounds(imputed.data);
+  Dataset clamped;
+  const Dataset& data = imputed.applied ? imputed.data : clamped_to_bounds(given, clamped);
+  if (!info.supports(data.task()))
+    fail("algorithm '", cell.algorithm, "' does not support ", to_string(data.task()), " (dataset ", cell.dataset, ")");
+  ResultRow row;
+  set_coordinates(row, t, data, split, imputed);
 
   std::unique_ptr<Learner> learner = info.make(cell.params, data.schema());
   FitContext fit{Rng(t.seed), PrivacyLedger(), ctx.fit_threads};
@@ -100,73 +180,15 @@ ResultRow run_task(const Dataset& given, const Split& split, const TaskCoordinat
   Predictions pred = model->predict(data, split.test);
   const double predict_s = seconds_since(t0);
 
-  if (task == TaskKind::kClassification) {
-    std::vector<int> truth(split.test.size());
-    for (std::size_t i = 0; i < truth.size(); ++i) truth[i] = data.label(split.test[i]);
-    row.set("accuracy", accuracy(truth, pred.label));
-    row.set("error", error_rate(truth, pred.label));
-    if (data.n_classes() == 2) {
-      // The class-1 score; DP-ERT's published "error" is mean |y - p| (dipreme.md §3.6).
-      std::vector<double> p1 = pred.class_score(1);
-      row.set("l1_error", l1_error(truth, p1));
-      std::vector<double> pos = pred.class_score(t.positive_class);
-      row.set("auc", roc_auc(truth, pos, t.positive_class));
-      row.set("f1", f1_score(truth, pred.label, t.positive_class));
-    }
-  } else {
-    std::vector<double> truth(split.test.size());
-    for (std::size_t i = 0; i < truth.size(); ++i) truth[i] = data.y()[split.test[i]];
-    row.set("mse", mean_squared_error(truth, pred.value));
-  }
-  const bool priv = info.private_algorithm;
-  // The a-priori guarantee of the configuration (fixed before the data is read) next to what this
-  // fit's ledger composed, which can be less (levels not grown, early stops).
-  const PrivacyBound bound = info.privacy_bound(cell.params, task);
-  // Every row records its delta: 0 for pure-epsilon ledgers; for an (epsilon, delta) algorithm (a-priori
-  // delta > 0, e.g. lumberjack) epsilon_spent is the ledger's epsilon at that delta (epsilon_for).
-  const bool approx = priv && bound.delta > 0.0;
-  row.set("epsilon_requested", priv ? cell.params.text("epsilon") : "inf");
-  row.set("epsilon_spent", !priv ? "0" : format_double(approx ? fit.ledger.epsilon_for(bound.delta) : fit.ledger.spent()));
-  row.set("epsilon_spent_conservative",
-          !priv ? "0" : format_double(approx ? fit.ledger.epsilon_for(bound.delta, true) : fit.ledger.spent_conservative()));
-  row.set("delta_spent", approx ? format_double(bound.delta) : "0");
-  row.set("epsilon_apriori", priv ? format_double(bound.epsilon) : "0");
-  row.set("epsilon_apriori_conservative", priv ? format_double(bound.epsilon_conservative) : "0");
-  row.set("delta_apriori", priv ? format_double(bound.delta) : "0");
-  // Preprocessing that reads the rows (target range, domains from data) is a release the algorithm's
-  // ledger does not pay for, so such a row is never labelled epsilon-DP.
-  std::string status = info.privacy_status(cell.params, task);
-  if (priv && is_dp_label(status)) {
-    const std::string label = status;
-    if (cell.preprocess.target_scaling == "minmax" || cell.preprocess.target_scaling == "max")
-      status = "published, not " + label + ": target_scaling " + cell.preprocess.target_scaling +
-               " reads the target's range from the rows (use public-" + cell.preprocess.target_scaling + ")";
-    else if (data.schema().domains_source == "from-data")
-      status = "published, not " + label + ": domains: from-data reads the feature domains from the rows";
-  }
-  row.set("privacy_status", status);
-  row.set("ledger_certified", priv ? (fit.ledger.certified() ? "true" : "false") : "n/a");
-  row.set("neighbours", "add/remove-one");
+  set_metrics(row, data, split, pred, t.positive_class);
+  set_privacy(row, info, cell, data, fit.ledger);
   row.set("fit_seconds", fit_s);
   row.set("predict_seconds", predict_s);
   ModelStats st = model->stats();
   row.set("n_leaves", std::to_string(st.n_leaves));
   row.set("empty_leaf_fraction", st.empty_leaf_fraction);
   row.set("mean_tree_depth", st.mean_depth);  // the depth actually grown (after any occupancy rule)
-  if (!t.spec->record.empty()) {
-    const auto* forest = dynamic_cast<const ForestModel*>(model.get());
-    if (!forest)
-      fail(t.spec->path, ": record: needs a forest model; algorithm '", cell.algorithm, "' does not fit one");
-    for (const std::string& what : t.spec->record) {
-      std::string out;
-      char buf[32];
-      for (double v : what == "leaf_occupancy" ? forest->leaf_occupancy() : forest->left_fraction()) {
-        std::snprintf(buf, sizeof buf, "%s%.6g", out.empty() ? "" : " ", v);
-        out += buf;
-      }
-      row.set(what, out);
-    }
-  }
+  set_recorded(row, *t.spec, cell, *model);
   row.set("git_commit", ctx.git_commit);
   row.set("threads", std::to_string(ctx.threads));
   row.set("host", ctx.host);

@@ -1,4 +1,4 @@
-// How a sweep is cut into work for shards (issue 17 "load balance"): each cell's tasks (repetition x
+// How a sweep is cut into work for shards, so that shards finish at about the same time: each cell's tasks (repetition x
 // fold) are estimated in cost from what is known before any data is read (the registry's rows and
 // features, the trees and depth asked for, the protocol's training fraction, the algorithm's calibrated
 // factor: cost_model.hpp); a sharded run may cut an expensive

@@ -1,4 +1,4 @@
-// Claims on a shared results folder (issue 17 "safety"): before a job computes a unit of work (a cell
+// Claims on a shared results folder, so that concurrent jobs never compute a unit twice: before a job computes a unit of work (a cell
 // or a piece of one) it creates cells/<unit>.claim atomically (a temporary file hard-linked to the
 // claim's name: link() fails when the name exists, also over NFS), holding who claimed it and until
 // when. Two jobs on the same shard therefore never compute the same unit twice: the second sees a

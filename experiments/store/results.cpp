@@ -82,6 +82,25 @@ std::string rows_to_csv(const std::vector<ResultRow>& rows) {
   return text;
 }
 
+void require_writable_folder(const std::string& dir, const std::string& what) {
+  namespace fs = std::filesystem;
+  const std::string fix = "; choose another --results root or make it writable";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) fail(what, " '", dir, "' cannot be created: ", ec.message(), fix);
+  const std::string probe = dir + "/.write-probe." + std::to_string(::getpid());
+  {
+    std::ofstream out(probe, std::ios::binary | std::ios::trunc);
+    if (!out || !(out << "probe\n") || !out.flush()) {
+      std::error_code ignored;
+      fs::remove(probe, ignored);
+      fail(what, " '", dir, "' is not writable (cannot create a file there)", fix);
+    }
+  }
+  fs::remove(probe, ec);
+  if (ec) fail(what, " '", dir, "': cannot remove a file created there: ", ec.message(), fix);
+}
+
 void write_rows_atomic(const std::string& path, const std::vector<ResultRow>& rows) {
   write_text_atomic(path, rows_to_csv(rows));
 }

@@ -30,6 +30,10 @@ std::string rows_to_csv(const std::vector<ResultRow>& rows);  // header + one li
 void write_rows_atomic(const std::string& path, const std::vector<ResultRow>& rows);
 void write_text_atomic(const std::string& path, const std::string& text);
 
+// Creates `dir` when missing and proves that files can be created and removed there (a probe file);
+// fails naming `what` and the folder otherwise, so a run stops before any work instead of after it.
+void require_writable_folder(const std::string& dir, const std::string& what);
+
 // Reads a results CSV back as rows (used by merge and check-published).
 std::vector<ResultRow> read_rows(const std::string& path);
 

@@ -1,6 +1,6 @@
 """DiPriMe benchmark: fits/s of DiPriMe, DiPriMeExp and DiPriMeFlip at the [ICML] Appliances setting.
 
-The issue's target: a DiPriMe forest of 10 trees, depth 8, K = 5 on Appliances (19,735 x 27,
+The target: a DiPriMe forest of 10 trees, depth 8, K = 5 on Appliances (19,735 x 27,
 regression) fits well under 100 ms on one core. Ours: eps = 10 (Table 1), 10 trees, max_depth 8,
 K = 5 for DiPriMeExp/DiPriMeFlip (DiPriMe considers one attribute), rows partitioned (each tree fits
 on n/10 rows, as published). Per method two rows:

@@ -1,6 +1,6 @@
 """Breiman RF and Extra-Trees against scikit-learn and ranger, in one run, with held-out accuracy.
 
-The reference point of issue 14: 100,000 x 10 synthetic rows (synthetic:classification, seed 1), one
+The reference point: 100,000 x 10 synthetic rows (synthetic:classification, seed 1), one
 thread, 100 fully grown trees, sqrt(d) = 3 candidate features per node. Every side fits the first
 80,000 rows of the same exported CSV and is scored on the last 20,000 (the rows are i.i.d.).
   rf   bootstrap, min_samples_leaf 1   vs RandomForestClassifier   vs ranger(replace = TRUE, splitrule gini)

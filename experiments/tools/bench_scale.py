@@ -5,7 +5,7 @@ synthetic:classification:n=N,d=28 for N in SIZES, in a fresh process each time, 
   ours_fit_s               the fit's wall time (one thread)
   dataset_mb               N x 29 doubles, the dataset's own size
   ours_peak_rss_mb         the process's peak resident memory (dataset + fit + model), VmHWM
-  peak_rss_over_dataset    their ratio (the issue's target: at most 2)
+  peak_rss_over_dataset    their ratio (the target: at most 2)
   growth_exponent          least-squares slope of log(fit time) on log(N) over the sizes (1: linear)
 RF is one depth-limited tree (max_depth 12, min_samples_leaf 5): fully grown trees on 10^7 rows
 would be a multi-gigabyte model whatever the implementation, which is not what this row measures,

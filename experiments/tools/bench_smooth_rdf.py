@@ -2,7 +2,7 @@
 eps = 1) on SynthA-G-sized data next to scikit-learn's ExtraTreesClassifier with the same number of trees
 and depth (max_features = 1: one random feature and one random threshold per node, the nearest peer).
 
-The issue's target: a 100-tree forest on 30,000 records fits in under 0.2 s on one core. Our trees are
+The target: a 100-tree forest on 30,000 records fits in under 0.2 s on one core. Our trees are
 data-independent and each sees n/100 rows (disjoint data), the peer's trees see every row, so the ratio
 also shows what the disjoint design buys. Also the all-data variant (every tree on every row, eps/100).
 """

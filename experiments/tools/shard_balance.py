@@ -1,4 +1,4 @@
-"""Load balance of a sharded run, estimated and measured (issue 17).
+"""Load balance of a sharded run, estimated and measured.
 
 Usage: python3 -m experiments.tools.shard_balance PLAN.tsv RESULTS.csv
 

@@ -222,8 +222,8 @@ class _RegressorBase(RegressorMixin, _DPForestBase):
 # -- the registry as classes ------------------------------------------------------------------
 
 _TYPES = {"int": int, "number": float, "bool": bool}
-_ACRONYMS = {"rf", "ert", "dp", "df", "rdf", "jpw", "fs", "rgv", "mrf", "brf", "lm", "c", "i"}
-_WORDS = {"dipreme": "DiPriMe", "comprf": "CompRF"}
+_ACRONYMS = {"rf", "ert", "dp", "df", "rdf", "jpw", "fs", "rgv", "mrf", "brf", "lm", "c", "i", "ebm", "bdt"}
+_WORDS = {"dipreme": "DiPriMe", "comprf": "CompRF", "dpboost": "DPBoost"}
 
 
 def class_name(algorithm, task):

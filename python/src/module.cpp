@@ -122,8 +122,13 @@ class FittedModel {
   }
   const std::string& privacy_status() const { return fit_.privacy_status; }
   bool is_private() const { return fit_.info->private_algorithm; }
-  double epsilon_spent() const { return fit_.ledger.spent(); }
-  double epsilon_spent_conservative() const { return fit_.ledger.spent_conservative(); }
+  // As a result row (experiments/run/task.cpp): an (epsilon, delta) algorithm's epsilon at its delta.
+  double epsilon_spent() const {
+    return fit_.bound.delta > 0 ? fit_.ledger.epsilon_for(fit_.bound.delta) : fit_.ledger.spent();
+  }
+  double epsilon_spent_conservative() const {
+    return fit_.bound.delta > 0 ? fit_.ledger.epsilon_for(fit_.bound.delta, true) : fit_.ledger.spent_conservative();
+  }
   double epsilon_apriori() const { return fit_.bound.epsilon; }
   double delta_apriori() const { return fit_.bound.delta; }
   bool certified() const { return fit_.ledger.certified(); }
@@ -135,6 +140,7 @@ class FittedModel {
       d["calls"] = e.calls;
       d["epsilon"] = e.epsilon;
       d["rho"] = e.rho;
+      d["mu"] = e.mu;
       d["certified"] = e.certified;
       out.append(d);
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test-cluster (issue 17): a real SLURM cluster on localhost, end to end.
+# make test-cluster: a real SLURM cluster on localhost, end to end.
 #   1. brings up munged, slurmctld and slurmd from tests/cluster/slurm.conf.in in a temporary folder
 #      (cluster.sh; no systemd, no cgroups) and stops them by PID on exit;
 #   2. runs the configs below unsharded, locally, as the reference;

@@ -43,7 +43,7 @@ TEST_SUITE("tools" * doctest::skip()) {
       dpf::Dataset d = dpf::load_dataset(spec, dpf::DataOptions::from_environment(), b);
       const dpf::Schema& s = d.schema();
       std::cout << "@@ " << spec << " rows=" << d.n_rows() << " features=" << d.n_features() << "\n";
-      std::cout << "    # Public domains: from the full data file, treated as public as the papers did.\n";
+      std::cout << "    # Ranges and lists found in the data file: replace them by the documented public ones.\n";
       std::cout << "    domains:\n";
       for (const auto& f : s.features)
         if (f.kind == dpf::FeatureKind::kNumeric)

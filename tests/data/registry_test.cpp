@@ -50,7 +50,8 @@ TEST_SUITE("unit") {
       CHECK(!e.variants.empty());
       CHECK(e.page.rfind("http", 0) == 0);
       for (const auto& f : e.files) {
-        CHECK(!f.url.empty());
+        CHECK_MESSAGE(!f.url.empty(), (e.path + ": file '" + f.name + "' has no url: every registry file gives the " +
+                                           "address its exact bytes can be downloaded from (datasets/README.md)"));
         if (e.mirrored) CHECK(f.sha256.size() == 64);
       }
       if (!e.mirrored) CHECK(!e.note.empty());
@@ -190,5 +191,25 @@ TEST_SUITE("unit") {
           std::string::npos);
     v.missing_markers = {"?"};
     CHECK(build("a,b,y\n?,u,0\n1,v,1\n").n_rows() == 1);
+  }
+
+  TEST_CASE("registry: a file with an empty url is an error naming it, not a late test failure") {
+    const fs::path dir = fs::temp_directory_path() / ("dpf-registry-url-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string entry = "id: mine\ntitle: t\npage: https://example.org\nfiles:\n"
+                              "  - {name: a.csv, url: \"\", sha256: \"\", bytes: 1}\n"
+                              "variants:\n  - {name: default, files: [a.csv], format: {type: csv, header: true},\n"
+                              "     target: {column: y, classes: [\"0\", \"1\"]}, domains: {x: [0, 1]}}\n";
+    std::ofstream((dir / "mine.yaml").string()) << entry;
+    const std::string e = error_of([&] { dpf::parse_dataset_entry((dir / "mine.yaml").string()); });
+    CAPTURE(e);
+    CHECK(e.find("mine.yaml: file 'a.csv' has an empty url") != std::string::npos);
+    CHECK(e.find("docs/own-data.md") != std::string::npos);
+    std::string with_url = entry;
+    const std::string empty_url = "url: \"\"";
+    with_url.replace(with_url.find(empty_url), empty_url.size(), "url: https://example.org/a.csv");
+    std::ofstream((dir / "mine.yaml").string()) << with_url;
+    CHECK(error_of([&] { dpf::parse_dataset_entry((dir / "mine.yaml").string()); }).empty());
+    fs::remove_all(dir);
   }
 }

@@ -114,7 +114,7 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("fold plans: 2 bytes per row, and a plan's splits are the kfold / holdout splits") {
-    // The runner keeps plans and builds a task's Split when it runs (issue 14 "scale").
+    // The runner keeps plans and builds a task's Split when it runs, so memory holds only the running tasks' splits.
     std::vector<int> labels(40);
     for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int>(i % 3 == 0);
     Rng a(11), b(11);

@@ -1,4 +1,4 @@
-// Cluster support (issue 17): the SLURM array index convention, the cost-based work plan (every task
+// Cluster support: the SLURM array index convention, the cost-based work plan (every task
 // in exactly one unit, better balance than cell index mod N), claim files (atomic, expiring, stale
 // ones taken over, only the holder releases) and a run that skips a unit another job has claimed.
 #include <doctest/doctest.h>

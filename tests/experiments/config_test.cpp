@@ -27,7 +27,7 @@ seed: 3
 protocol: {type: kfold, folds: 3, repetitions: 2, stratified: true}
 datasets:
   - banknote
-  - {id: iris, domains: from-data}
+  - {id: transfusion, domains: from-data}
 defaults: {n_trees: 4, max_depth: 3, epsilon: [0.5, 1, 2]}
 algorithms:
   - {name: dipreme, label: DiPriMe, params: {max_depth: [2, 4]}}
@@ -65,8 +65,8 @@ TEST_SUITE("unit") {
         {with("seed: 3", "seed: 3\nrecord: [leaf_occupancy, balance]"), {kPath, "record[1]", "'balance'"}},
         {with("seed: 3", "seed: 3\nrecord: leaf_occupancy"), {kPath, "record", "list"}},
         {with("folds: 3", "folds: 3, fold: 2"), {kPath, "protocol.fold", "unknown key"}},
-        {with("{id: iris, domains: from-data}", "{id: iris, domain: from-data}"), {kPath, "datasets[1].domain"}},
-        {with("{id: iris, domains: from-data}", "{id: iris, domains: public}"), {kPath, "datasets[1].domains", "'public'"}},
+        {with("{id: transfusion, domains: from-data}", "{id: transfusion, domain: from-data}"), {kPath, "datasets[1].domain"}},
+        {with("{id: transfusion, domains: from-data}", "{id: transfusion, domains: public}"), {kPath, "datasets[1].domains", "'public'"}},
         {with("name: rf,", "name: random-forest,"),
          {kPath, "algorithms[1].name", "unknown algorithm 'random-forest'"}},
         {with("label: RF}", "label: RF, parms: {n_trees: 3}}"), {kPath, "algorithms[1].parms", "unknown key"}},
@@ -84,7 +84,7 @@ TEST_SUITE("unit") {
         {with("label: RF}", "label: DiPriMe}"), {kPath, "algorithms[1].label", "used twice"}},
         {with("reference_quirks: [[l1_error]]", "reference_quirks: [[l2_error]]"), {kPath, "'l2_error'", "reference_quirks"}},
         {with("experiment: sweep\n", ""), {kPath, "experiment", "missing"}},
-        {with("  - banknote\n  - {id: iris, domains: from-data}\n", " []\n"), {kPath, "datasets"}},
+        {with("  - banknote\n  - {id: transfusion, domains: from-data}\n", " []\n"), {kPath, "datasets"}},
         {with("epsilon: [0.5, 1, 2]", "epsilon: []"), {kPath, "defaults.epsilon", "empty list"}},
         {with("label: RF}", "label: RF, exclude_datasets: {wine: \"the method refuses this data\"}}"),
          {kPath, "algorithms[1].exclude_datasets.wine", "not a dataset of this config", "banknote"}},
@@ -92,7 +92,7 @@ TEST_SUITE("unit") {
          {kPath, "algorithms[1].exclude_datasets.banknote", "reason"}},
         {with("label: RF}", "label: RF, exclude_datasets: [banknote]}"),
          {kPath, "algorithms[1].exclude_datasets", "mapping of dataset id: reason"}},
-        {with("label: RF}", "label: RF, exclude_datasets: {banknote: \"the method refuses this data\", iris: "
+        {with("label: RF}", "label: RF, exclude_datasets: {banknote: \"the method refuses this data\", transfusion: "
                             "\"the method refuses this data\"}}"),
          {kPath, "algorithms[1].exclude_datasets", "every dataset"}},
     };
@@ -136,7 +136,7 @@ TEST_SUITE("unit") {
 paper: testpaper
 seed: 4
 protocol: {type: kfold, repetitions: 2, folds: 3, stratified: true}
-datasets: [banknote, {domains: from-data, id: iris}]
+datasets: [banknote, {domains: from-data, id: transfusion}]
 defaults: {epsilon: [0.50, 1.0, 2e0], max_depth: 3, n_trees: 4.0}
 algorithms:
   - {label: DiPriMe, name: dipreme, params: {max_depth: [2.0, 4]}}
@@ -169,20 +169,20 @@ algorithms:
   TEST_CASE("exclude_datasets drops one algorithm's cells on a dataset and leaves every other cell as it was") {
     const std::string reason = "the authors' code refuses categorical features here";
     const ExperimentSpec spec = parse_experiment(
-        with("label: RF}", "label: RF, exclude_datasets: {iris: \"" + reason + "\"}}"), "configs/testpaper/sweep.yaml");
+        with("label: RF}", "label: RF, exclude_datasets: {transfusion: \"" + reason + "\"}}"), "configs/testpaper/sweep.yaml");
     const std::vector<Cell> all = expand_cells(parse_experiment(kGood, "configs/testpaper/sweep.yaml"));
     const std::vector<Cell> cells = expand_cells(spec);
     CHECK(cells.size() == all.size() - 1);  // rf has one cell per dataset
     std::set<std::string> ids;
     for (const Cell& c : all) ids.insert(c.id);
     for (const Cell& c : cells) {
-      CHECK_FALSE((c.algorithm == "rf" && c.dataset == "iris"));
+      CHECK_FALSE((c.algorithm == "rf" && c.dataset == "transfusion"));
       CHECK(ids.count(c.id) == 1);  // same keys, so the same ids and seeds: finished cells stay valid
       CHECK(c.index == static_cast<std::size_t>(&c - cells.data()));
     }
     const std::vector<std::string> notes = excluded_cell_notes(spec);
     REQUIRE(notes.size() == 1);
-    CHECK(notes[0] == "'RF' on iris: " + reason);
+    CHECK(notes[0] == "'RF' on transfusion: " + reason);
     CHECK(excluded_cell_notes(parse_experiment(kGood, kPath)).empty());
   }
 

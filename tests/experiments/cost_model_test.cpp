@@ -1,4 +1,4 @@
-// The calibrated cost model (issue 18 item 5): monotone in rows and trees for every algorithm of the
+// The calibrated cost model: monotone in rows and trees for every algorithm of the
 // fitted table, a pure function of config + registry; the dry run's counts (cells, tasks, cells already
 // done) before and after a run; the ETA estimator on a synthetic sequence of task times.
 #include <doctest/doctest.h>
@@ -74,7 +74,7 @@ TEST_SUITE("unit") {
   }
 
   TEST_CASE("cost model: algorithm factors differ, and the plan's cost is the model's CPU seconds") {
-    // The point of the calibration (issue 17): a DiPriMe tree costs far less than an RF tree.
+    // The point of the calibration: a DiPriMe tree costs far less than an RF tree.
     const double rf = task_seconds("rf", 20000, 10, 10), dipreme = task_seconds("dipreme", 20000, 10, 10);
     CHECK(rf > 3 * dipreme);
     const ExperimentSpec spec = parse_experiment(kTiny, "inline/dryrun.yaml");

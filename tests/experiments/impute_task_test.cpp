@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/registry.hpp"
 #include "core/data/preprocess.hpp"
 #include "core/eval/cv.hpp"
 #include "data/impute_fixtures.hpp"
@@ -33,11 +34,17 @@ protocol: {type: kfold, folds: 2, repetitions: 1}
 datasets: ["hepatitis:impute"]
 algorithms:
   - {name: rf, params: {n_trees: 5, min_samples_leaf: 1}}
-  - {name: dipreme, params: {epsilon: 1, n_trees: 2, max_depth: 2}}
 )",
                                                            "inline/impute.yaml");
-    const std::vector<dpf::Cell> cells = dpf::expand_cells(spec);
-    REQUIRE(cells.size() == 2);
+    std::vector<dpf::Cell> cells = dpf::expand_cells(spec);
+    REQUIRE(cells.size() == 1);
+    // A config refuses a private algorithm on the rule (compat_test.cpp); run_task refuses it as well,
+    // for a cell built without the config's check.
+    dpf::Cell private_cell = cells[0];
+    private_cell.algorithm = "dipreme";
+    private_cell.params = dpf::resolve_params("dipreme", dpf::find_algorithm("dipreme").params,
+                                              {{"epsilon", "1"}, {"n_trees", "2"}, {"max_depth", "2"}}, "inline");
+    cells.push_back(private_cell);
     std::vector<double> a, b;
     for (int i = 0; i < 40; ++i) {
       a.push_back(i % 7 == 0 ? kNaN : static_cast<double>((i * 7) % 20));

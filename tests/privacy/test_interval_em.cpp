@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/privacy/exact.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 #include "privacy/stat_util.hpp"
@@ -52,14 +53,17 @@ double pit_distance(const Median& m, double eps, std::size_t n, Sampler&& draw) 
 }  // namespace
 
 TEST_SUITE("unit") {
-  TEST_CASE("interval EM probabilities are length-weighted and computed in log space") {
+  TEST_CASE("interval EM probabilities are length-weighted") {
     const Median m = median_problem({0.1, 0.15, 0.9});
     const auto p = dpf::interval_exponential_mechanism_probabilities(m.breaks, m.scores, 1.0, 1.0);
+    // Lengths on the grid of 2^-40 (counts of grid points, relative error < 2^-35 here) and the
+    // mechanism's c = 1 / (2 (1 + 2^-20)) (mechanisms.hpp): within 1e-9 of the continuous form.
     const double lens[4] = {0.1, 0.05, 0.75, 0.1};
+    const double c = dpf::SelectionScale(1.0, 1.0).c();
     double z = 0;
     double w[4];
-    for (int j = 0; j < 4; ++j) z += (w[j] = lens[j] * std::exp(0.5 * m.scores[static_cast<std::size_t>(j)]));
-    for (std::size_t j = 0; j < 4; ++j) CHECK(p[j] == doctest::Approx(w[j] / z).epsilon(1e-12));
+    for (int j = 0; j < 4; ++j) z += (w[j] = lens[j] * std::exp(c * m.scores[static_cast<std::size_t>(j)]));
+    for (std::size_t j = 0; j < 4; ++j) CHECK(p[j] == doctest::Approx(w[j] / z).epsilon(1e-9));
     // Huge epsilon: no overflow, the best positive-length interval wins.
     const auto q = dpf::interval_exponential_mechanism_probabilities(m.breaks, m.scores, 1e6, 1.0);
     CHECK(q[1] + q[2] == doctest::Approx(1.0));
@@ -96,12 +100,12 @@ TEST_SUITE("unit") {
     CHECK(dpf::interval_exponential_mechanism_probabilities(b2, s3, 1.0, 1.0) == std::vector<double>{1, 0});
   }
 
-  TEST_CASE("the interval CDF is piecewise linear between the breaks") {
+  TEST_CASE("the interval CDF is a fine staircase, linear between the breaks up to the grid") {
     const Median m = median_problem({0.2, 0.7});
     const auto p = dpf::interval_exponential_mechanism_probabilities(m.breaks, m.scores, 1.0, 1.0);
     auto F = [&](double x) { return dpf::interval_exponential_mechanism_cdf(m.breaks, m.scores, 1.0, 1.0, x); };
     CHECK(F(-1.0) == 0.0);
-    CHECK(F(0.0) == 0.0);
+    CHECK(F(0.0) == doctest::Approx(p[0] * 0x1p-40 / 0.2));  // the grid point 0 = lo alone
     CHECK(F(0.2) == doctest::Approx(p[0]));
     CHECK(F(0.1) == doctest::Approx(p[0] / 2));
     CHECK(F(0.45) == doctest::Approx(p[0] + p[1] / 2));

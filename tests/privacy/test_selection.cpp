@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/privacy/exact.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
 #include "privacy/stat_util.hpp"
@@ -45,12 +46,14 @@ std::vector<uint64_t> histogram(std::size_t k, std::size_t n, Sampler&& draw) {
   return counts;
 }
 
-// Brute force over all k! orders: P(i) = mean over orders of p_i * prod_{j before i} (1 - p_j).
+// Brute force over all k! orders: P(i) = mean over orders of p_i * prod_{j before i} (1 - p_j), with
+// p_j = exp(c (s_j - max)) at the mechanism's c = epsilon / (2 (sens + grid)) (mechanisms.hpp).
 std::vector<double> pf_brute_force(const std::vector<double>& scores, double eps, double sens) {
   const std::size_t k = scores.size();
   const double smax = *std::max_element(scores.begin(), scores.end());
+  const double c = dpf::SelectionScale(eps, sens).c();
   std::vector<double> p(k), out(k, 0.0);
-  for (std::size_t j = 0; j < k; ++j) p[j] = std::exp(eps * (scores[j] - smax) / (2 * sens));
+  for (std::size_t j = 0; j < k; ++j) p[j] = std::exp(c * (scores[j] - smax));
   std::vector<std::size_t> order(k);
   std::iota(order.begin(), order.end(), 0);
   double perms = 0;
@@ -77,8 +80,8 @@ TEST_SUITE("unit") {
     CHECK(p[0] == doctest::Approx(std::exp(1.0) / z));
     CHECK(p[2] == doctest::Approx(1.0 / z));
     CHECK(p[0] == doctest::Approx(0.506).epsilon(1e-3));  // privacy.md §7.3
-    // Base measure: log weights add to the exponent.
-    const std::vector<double> lb{std::log(2.0), 0.0, -kInf};
+    // Base measure: integer weights multiply the exponential weights; 0 excludes.
+    const std::vector<uint64_t> lb{2, 1, 0};
     p = dpf::exponential_mechanism_probabilities(s, 1.0, 1.0, lb);
     const double z2 = 2 * std::exp(1.0) + std::exp(0.5);
     CHECK(p[0] == doctest::Approx(2 * std::exp(1.0) / z2));
@@ -100,7 +103,7 @@ TEST_SUITE("unit") {
 
   TEST_CASE("EM and PF samples never pick probability-0 candidates and are deterministic") {
     const std::vector<double> s{-kInf, 1, -kInf, 0};
-    const std::vector<double> lb{0, 0, 0, -kInf};
+    const std::vector<uint64_t> lb{1, 1, 1, 0};
     Rng a(17), b(17);
     for (int i = 0; i < 2000; ++i) {
       const std::size_t e = dpf::exponential_mechanism(a, s, 1.0, 1.0, lb);
@@ -160,7 +163,7 @@ TEST_SUITE("unit") {
     CHECK_THROWS_AS(dpf::exponential_mechanism(r, s, std::nan(""), 1.0), dpf::Error);
     CHECK_THROWS_AS(dpf::exponential_mechanism(r, s, 1.0, 0.0), dpf::Error);
     CHECK_THROWS_AS(dpf::exponential_mechanism(r, s, 1.0, kInf), dpf::Error);
-    CHECK_THROWS_AS(dpf::exponential_mechanism(r, s, 1.0, 1.0, std::vector<double>{0.0}), dpf::Error);
+    CHECK_THROWS_AS(dpf::exponential_mechanism(r, s, 1.0, 1.0, std::vector<uint64_t>{1}), dpf::Error);
     CHECK_THROWS_AS(dpf::exponential_mechanism(r, std::vector<double>{1, std::nan("")}, 1.0, 1.0), dpf::Error);
     CHECK_THROWS_AS(dpf::exponential_mechanism(r, std::vector<double>{1, kInf}, 1.0, 1.0), dpf::Error);
     CHECK_THROWS_AS(dpf::permute_and_flip_probabilities(s, 1.0, -2.0), dpf::Error);
@@ -207,9 +210,9 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("EM with a log base measure and -inf entries matches (chi-square, alpha = 1e-5, n = 200000)") {
+  TEST_CASE("EM with a base measure and -inf entries matches (chi-square, alpha = 1e-5, n = 200000)") {
     const std::vector<double> s{2, 1, 0, 3, -kInf};
-    const std::vector<double> lb{0.0, std::log(3.0), -kInf, std::log(0.5), 0.0};
+    const std::vector<uint64_t> lb{2, 6, 0, 1, 2};
     const auto probs = dpf::exponential_mechanism_probabilities(s, 1.0, 1.0, lb);
     Rng r(11000);
     const auto counts = histogram(s.size(), 200000, [&] { return dpf::exponential_mechanism(r, s, 1.0, 1.0, lb); });

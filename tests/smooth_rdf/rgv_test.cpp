@@ -104,10 +104,12 @@ TEST_SUITE("unit") {
       for (std::size_t i = 0; i < test.size(); ++i) ok += p.label[i] == d.label(test[i]);
       return static_cast<double>(ok) / static_cast<double>(test.size());
     };
-    // 30 trees at eps = 1 each: the vote averages out the per-tree noise (RGV's premise).
-    const double a_rgv = acc(*fit("rgv", d, train, {{"epsilon", "1"}, {"n_trees", "30"}}).model);
-    double a_fs = 0.0;
-    for (uint64_t s = 0; s < 5; ++s) a_fs += acc(*fit("fs", d, train, {{"epsilon", "1"}}, 100 + s).model) / 5.0;
+    // 30 trees at eps = 1 each: the vote averages out the per-tree noise (RGV's premise). Both sides
+    // are means over seeds: one fit of either varies by about 0.015 (one FS tree by up to 0.05).
+    double a_rgv = 0.0, a_fs = 0.0;
+    for (uint64_t s = 0; s < 2; ++s)
+      a_rgv += acc(*fit("rgv", d, train, {{"epsilon", "1"}, {"n_trees", "30"}}, 11 + s).model) / 2.0;
+    for (uint64_t s = 0; s < 10; ++s) a_fs += acc(*fit("fs", d, train, {{"epsilon", "1"}}, 100 + s).model) / 10.0;
     CHECK(a_rgv > 0.7);
     CHECK(a_rgv > a_fs);
   }
