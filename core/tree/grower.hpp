@@ -96,9 +96,11 @@ struct GrowOptions {
   bool categorical_threshold_masks = false;
   // Keep a copy of every feature's values in the order of the row array, moved along with the rows
   // at every split (NodeView::column), so a policy reads a node's values contiguously instead of
-  // gathering them from the columns. Skipped when the copy would exceed kNodeColumnsBytes.
+  // gathering them from the columns. Skipped when the copy would exceed kNodeColumnsBytes: the copy
+  // is as large as the data set's features, and on a HIGGS-shaped 10^6 x 28 set it raised the peak
+  // memory of an RF fit from 1.9 to 2.8 times the data set while saving about 5 % of the fit.
   bool node_columns = false;
-  static constexpr std::size_t kNodeColumnsBytes = std::size_t{512} << 20;
+  static constexpr std::size_t kNodeColumnsBytes = std::size_t{64} << 20;
 };
 
 // Grows one tree on `rows` (reordered in place).
