@@ -213,23 +213,15 @@ ParamSet<CartParams> cart_set(bool bootstrap_default) {
       .add(&P::n_trees, param::n_trees(100))
       .add(&P::max_depth, param::max_depth(0, "maximum depth (0: unlimited)", 0, 64))
       .add(&P::max_features, param::max_features("K candidate features per split (0: sqrt(D) clf, D reg)"))
-      .add(&P::min_samples_leaf,
-           {.name = "min_samples_leaf", .default_value = "1", .min = 1, .max = 1e9, .doc = "minimum rows per leaf"})
-      .add(&P::min_samples_split, {.name = "min_samples_split",
-                                   .default_value = "2",
-                                   .min = 2,
-                                   .max = 1e9,
-                                   .doc = "minimum rows to split a node"})
-      .add(&P::bootstrap, {.name = "bootstrap",
-                           .default_value = bootstrap_default ? "true" : "false",
-                           .doc = "bootstrap rows per tree"})
+      .add(&P::min_samples_leaf, param::count("min_samples_leaf", 1, 1, 1e9, "minimum rows per leaf"))
+      .add(&P::min_samples_split, param::count("min_samples_split", 2, 2, 1e9, "minimum rows to split a node"))
+      .add(&P::bootstrap, param::flag("bootstrap", bootstrap_default, "bootstrap rows per tree"))
       .add(&P::categorical_reuse,
-           {.name = "categorical_reuse",
-            .default_value = "true",
-            .doc = "true: a categorical feature split by a code threshold stays usable below while >= 2 of its codes "
-                   "remain (sklearn on integer codes, what every paper's RF/ERT ran); false: one threshold split per "
-                   "categorical feature and path (this harness's rule before 2026-11-22: it capped Car/Nursery/Traffic "
-                   "trees)"});
+           param::flag("categorical_reuse", true,
+                       "true: a categorical feature split by a code threshold stays usable below while >= 2 of its "
+                       "codes remain (sklearn on integer codes, what every paper's RF/ERT ran); false: one threshold "
+                       "split per categorical feature and path (this harness's rule before 2026-11-22: it capped "
+                       "Car/Nursery/Traffic trees)"));
 }
 
 const ParamSet<CartParams>& rf_params() {
@@ -246,22 +238,14 @@ const ParamSet<CartParams>& ert_params() {
 }  // namespace
 
 std::vector<AlgorithmInfo> cart_algorithms() {
-  auto non_private = [](const Params&, TaskKind) { return std::string("non-private"); };
-  AlgorithmInfo rf{.name = "rf",
-                   .summary = "Breiman random forest: bootstrap, CART splits over K random features (sklearn semantics)",
-                   .papers = "dipreme, dipreme-v1, smooth-rdf, matrix-rf, multinomial-rf",
-                   .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-                   .params = rf_params().specs({}),
-                   .private_algorithm = false,
-                   .privacy_status = non_private,
-                   .make = learner_factory<CartLearner>(rf_params(), CartParams{.name = "rf"})};
-  AlgorithmInfo ert = rf;
-  ert.name = "ert";
-  ert.summary = "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K";
-  ert.papers = "dipreme, dipreme-v1";
-  ert.params = ert_params().specs({});
-  ert.make = learner_factory<CartLearner>(ert_params(), CartParams{.name = "ert", .random_thresholds = true});
-  return {rf, ert};
+  AlgorithmInfo rf = describe_non_private(
+      "rf", "dipreme, dipreme-v1, smooth-rdf, matrix-rf, multinomial-rf", kBothTasks,
+      "Breiman random forest: bootstrap, CART splits over K random features (sklearn semantics)");
+  AlgorithmInfo ert = describe_non_private(
+      "ert", "dipreme, dipreme-v1", kBothTasks,
+      "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K");
+  return {with_learner<CartLearner>(rf, rf_params(), CartParams{.name = "rf"}),
+          with_learner<CartLearner>(ert, ert_params(), CartParams{.name = "ert", .random_thresholds = true})};
 }
 
 }  // namespace dpf

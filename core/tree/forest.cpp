@@ -11,6 +11,10 @@ Release Model::released() const {
   fail("this model does not expose its released output (Model::released), so the privacy audit cannot read it");
 }
 
+void Model::save(JsonWriter&) const {
+  fail("this model cannot be saved (Model::save is not implemented for it)");
+}
+
 std::vector<double> Predictions::class_score(int c) const {
   std::vector<double> s(label.size());
   for (std::size_t i = 0; i < s.size(); ++i) s[i] = value[i * static_cast<std::size_t>(n_classes) + static_cast<std::size_t>(c)];
@@ -23,6 +27,16 @@ Vote parse_vote(const std::string& s) {
   if (s == "weighted") return Vote::kWeighted;
   if (s == "mean") return Vote::kMean;
   fail("unknown vote '", s, "' (expected soft, hard, weighted or mean)");
+}
+
+const char* to_string(Vote v) {
+  switch (v) {
+    case Vote::kSoft: return "soft";
+    case Vote::kHard: return "hard";
+    case Vote::kWeighted: return "weighted";
+    case Vote::kMean: return "mean";
+  }
+  return "?";
 }
 
 void ForestModel::add_tree(Tree t) {
