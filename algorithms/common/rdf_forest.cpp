@@ -48,6 +48,9 @@ class RdfModel : public Model {
   std::vector<std::vector<int16_t>> labels;  // kLabel / kJpwCoded: class index (into classes) per stored leaf
   std::vector<std::vector<float>> noisy;     // kJpwOriginal: noisy counts per stored leaf (x classes)
   std::vector<int> classes;                  // labels present in the training data (§1.6: C), dataset codes
+  // Per tree, per node of its routing mirror: the output column (dataset class code) of a stored
+  // leaf's label (kLabel / kJpwCoded), -1 for any other node and for kJpwOriginal.
+  std::vector<std::vector<int32_t>> vote_column;
   int n_classes_all = 0;
   double eps_tree = 0.0;
   RdfDiagnostics diag;
@@ -71,25 +74,69 @@ class RdfModel : public Model {
     for (std::size_t c = 0; c < classes.size(); ++c) out[c] = laplace_mechanism(r, 0.0, 1.0, eps_tree);
   }
 
-  Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override {
+  // Tree t's vote for a row that stopped at node `at` of the tree's routing mirror, when it is not a
+  // stored leaf with a label (vote_column): JPW original's noisy counts, an abstaining tree, or a row
+  // that leaves the stored part, which route() follows through the virtual splits.
+  void vote(std::size_t t, int32_t at, const double* x, SplitMemo& memo, std::vector<double>& tmp, double* out) const {
     const std::size_t K = classes.size();
-    return rdf_vote(rows, trees.size(), classes, n_classes_all,
-                    [&](std::size_t t, uint32_t row, std::vector<double>& acc, std::vector<double>& tmp) {
-                      const RouteResult r = trees[t].route(schema, data, row);
-                      if (r.abstain) return;  // §1.7: a value outside the tree's domain: the tree abstains
-                      if (spec.release == RdfRelease::kJpwOriginal) {
-                        if (r.leaf >= 0) {
-                          const float* v = noisy[t].data() + static_cast<std::size_t>(r.leaf) * K;
-                          for (std::size_t c = 0; c < K; ++c) acc[c] += v[c];
-                        } else {
-                          empty_noisy(r.virtual_key, tmp);
-                          for (std::size_t c = 0; c < K; ++c) acc[c] += tmp[c];
-                        }
-                      } else {
-                        const int l = r.leaf >= 0 ? labels[t][static_cast<std::size_t>(r.leaf)] : empty_label(r.virtual_key);
-                        acc[static_cast<std::size_t>(l)] += 1.0;
-                      }
-                    });
+    const int32_t code = trees[t].mirror().code(at);
+    if (code == RouteMirror::kAbstain) return;  // §1.7: a value outside the tree's domain: the tree abstains
+    int32_t leaf = code;  // >= 0: a stored leaf; -1: the virtual leaf with key virtual_key
+    uint64_t virtual_key = 0;
+    if (code == RouteMirror::kResolve) {
+      const RouteResult r = trees[t].route(schema, x, RowBlock::kRows, memo);
+      if (r.abstain) return;
+      leaf = r.leaf;
+      virtual_key = r.virtual_key;
+    }
+    if (spec.release != RdfRelease::kJpwOriginal) {
+      const int l = leaf >= 0 ? labels[t][static_cast<std::size_t>(leaf)] : empty_label(virtual_key);
+      out[classes[static_cast<std::size_t>(l)]] += 1.0;
+    } else if (leaf >= 0) {
+      const float* z = noisy[t].data() + static_cast<std::size_t>(leaf) * K;
+      for (std::size_t c = 0; c < K; ++c) out[classes[c]] += z[c];
+    } else {
+      empty_noisy(virtual_key, tmp);
+      for (std::size_t c = 0; c < K; ++c) out[classes[c]] += tmp[c];
+    }
+  }
+
+  // Rows in blocks (core/tree/route.hpp) that every tree routes in turn, in lock-step groups through
+  // the tree's routing mirror; rows that leave a tree's stored part follow its virtual splits one by
+  // one (vote()). Each row's votes are summed in tree order, as a row-by-row loop would, into its
+  // output scores (class classes[c] holds class c's sum until the last pass turns the sums into scores).
+  Predictions predict(const Dataset& data, std::span<const uint32_t> rows) const override {
+    Predictions p;
+    p.task = TaskKind::kClassification;
+    p.n_classes = n_classes_all;
+    const auto C = static_cast<std::size_t>(n_classes_all);
+    p.value.assign(rows.size() * C, 0.0);
+    p.label.assign(rows.size(), 0);
+    const std::size_t K = classes.size();
+    RowBlock block(data);
+    std::vector<SplitMemo> memo(trees.size());
+    std::vector<double> tmp(K);
+    int32_t at[RowBlock::kRows];
+    for (std::size_t b = 0; b < rows.size(); b += RowBlock::kRows) {
+      const std::span<const uint32_t> block_rows = rows.subspan(b, std::min(RowBlock::kRows, rows.size() - b));
+      block.load(block_rows);
+      for (std::size_t t = 0; t < trees.size(); ++t) {
+        block.route(trees[t].mirror(), at);
+        const int32_t* column = vote_column[t].data();
+        double* out = p.value.data() + b * C;
+        for (std::size_t k = 0; k < block_rows.size(); ++k, out += C) {
+          const int32_t col = column[at[k]];
+          if (col >= 0) out[col] += 1.0;  // a stored leaf's label: the common case
+          else vote(t, at[k], block.row_values(k), memo[t], tmp, out);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      double* out = p.value.data() + i * C;
+      for (std::size_t c = 0; c < K; ++c) tmp[c] = out[classes[c]];
+      p.label[i] = rdf_scores(tmp, classes, out);  // the rule a saved forest votes by (rdf_vote.hpp)
+    }
+    return p;
   }
 
   // Released output: per tree the full tree's features and thresholds (data-dependent when domains come
@@ -294,12 +341,17 @@ struct LeafCounts {
   std::vector<int32_t> counts;
   std::vector<int8_t> first_seen;
 
+  // The tree's rows in their order, a block at a time: gathering a block's features is a burst of
+  // independent loads, where routing a row straight from the columns is a chain of cache misses.
   void grow(RandomTree& tree, const RandomTreeSchema& schema, const Dataset& data, std::span<const uint32_t> rows,
             const std::vector<int>& idx_of, std::size_t K) {
     counts.clear();
     first_seen.clear();
-    for (uint32_t row : rows) {
-      const int32_t leaf = tree.route_grow(schema, data, row);
+    RowBlock block(data);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (i % RowBlock::kRows == 0) block.load(rows.subspan(i, std::min(RowBlock::kRows, rows.size() - i)));
+      const uint32_t row = rows[i];
+      const int32_t leaf = tree.route_grow(schema, block.row_values(i % RowBlock::kRows), RowBlock::kRows);
       if (leaf < 0) continue;
       const auto l = static_cast<std::size_t>(leaf);
       if (counts.size() < (l + 1) * K) {
@@ -357,6 +409,18 @@ TreeRelease release_leaves(const RandomTree& tree, const LeafCounts& lc, std::si
   return out;
 }
 
+// Per node of the tree's routing mirror: the class (of the schema's classes) a stored leaf votes
+// for, or -1 where RdfModel::vote() decides (not a stored leaf; JPW original's noisy counts).
+std::vector<int32_t> leaf_vote_column(const RandomTree& tree, const std::vector<int16_t>& labels,
+                                      const std::vector<int>& classes) {
+  std::vector<int32_t> column(tree.mirror().size(), -1);
+  for (std::size_t i = 0; i < column.size() && !labels.empty(); ++i) {
+    const int32_t leaf = tree.mirror().code(static_cast<int32_t>(i));
+    if (leaf >= 0) column[i] = classes[static_cast<std::size_t>(labels[static_cast<std::size_t>(leaf)])];
+  }
+  return column;
+}
+
 }  // namespace
 
 std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx, const RdfSpec& spec) {
@@ -402,6 +466,8 @@ std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> ro
     empty_sum += total > 0 ? 1.0 - L / total : 0.0;
     flipped_sum += L > 0 ? static_cast<double>(rel.flipped) / L : 0.0;
     sens_sum += L > 0 ? rel.sensitivity_sum / L : 0.0;
+    tree.build_mirror(M.schema);
+    M.vote_column.push_back(leaf_vote_column(tree, rel.labels, M.classes));
     M.trees.push_back(std::move(tree));
     M.labels.push_back(std::move(rel.labels));
     M.noisy.push_back(std::move(rel.noisy));

@@ -14,6 +14,7 @@
 #include "core/privacy/rng.hpp"
 
 #include "core/tree/model.hpp"
+#include "core/tree/route.hpp"
 #include "core/tree/tree.hpp"
 #include "core/util/json_read.hpp"
 
@@ -28,7 +29,7 @@ class ForestModel : public Model {
   ForestModel(std::string algorithm, TaskKind task, int n_classes, Vote vote)
       : algorithm_(std::move(algorithm)), task_(task), n_classes_(n_classes), vote_(vote) {}
 
-  void add_tree(Tree t) { trees_.push_back(std::move(t)); }
+  void add_tree(Tree t);
   const std::vector<Tree>& trees() const { return trees_; }
   void set_ledger_summary(std::string s) { ledger_summary_ = std::move(s); }
   void set_n_train(std::size_t n) { n_train_ = n; }
@@ -57,6 +58,7 @@ class ForestModel : public Model {
   int n_classes_;
   Vote vote_;
   std::vector<Tree> trees_;
+  std::vector<RouteMirror> mirrors_;  // per tree, for predict(): stop codes are leaf indices
   std::string ledger_summary_;
   std::size_t n_train_ = 0;
   std::optional<Rng> tie_rng_;
