@@ -5,6 +5,16 @@
 
 namespace dpf {
 
+SpentTotals spent_totals(const AlgorithmInfo& info, const PrivacyBound& bound, const PrivacyLedger& ledger) {
+  SpentTotals t;
+  if (!info.private_algorithm) return t;
+  const bool approx = bound.delta > 0.0;
+  t.epsilon = approx ? ledger.epsilon_for(bound.delta) : ledger.spent();
+  t.epsilon_conservative = approx ? ledger.epsilon_for(bound.delta, true) : ledger.spent_conservative();
+  t.delta = approx ? bound.delta : 0.0;
+  return t;
+}
+
 RegistryFit fit_registry(const std::string& algorithm, const std::map<std::string, std::string>& given,
                          const Dataset& data, uint64_t seed, int threads, const std::string& where) {
   RegistryFit r;
@@ -35,8 +45,10 @@ std::string describe_json(const RegistryFit& fit, const std::string& dataset) {
   if (fit.info->private_algorithm) {
     w.field("epsilon_apriori", fit.bound.epsilon).field("epsilon_apriori_conservative", fit.bound.epsilon_conservative);
     w.field("delta_apriori", fit.bound.delta);
-    w.field("epsilon_spent", fit.ledger.spent());
-    w.field("epsilon_spent_conservative", fit.ledger.spent_conservative());
+    const SpentTotals spent = spent_totals(*fit.info, fit.bound, fit.ledger);
+    w.field("epsilon_spent", spent.epsilon);
+    w.field("epsilon_spent_conservative", spent.epsilon_conservative);
+    if (spent.delta > 0.0) w.field("delta_spent", spent.delta);
     w.field("ledger_certified", fit.ledger.certified());
   }
   w.key("model").raw(fit.model->describe());

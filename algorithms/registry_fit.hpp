@@ -20,6 +20,18 @@ struct RegistryFit {
   std::unique_ptr<Model> model;
 };
 
+// What a fit spent, as every result row (experiments/run/task.cpp), `dpforest describe` and the
+// Python binding report it: 0 for a non-private algorithm; the ledger's pure epsilon (claimed and
+// conservative accounting) for a pure-epsilon configuration; for an (epsilon, delta) configuration
+// (a-priori delta > 0, e.g. lumberjack) the ledger's epsilon at that delta (epsilon_for), with delta
+// the a-priori delta.
+struct SpentTotals {
+  double epsilon = 0.0;
+  double epsilon_conservative = 0.0;
+  double delta = 0.0;
+};
+SpentTotals spent_totals(const AlgorithmInfo& info, const PrivacyBound& bound, const PrivacyLedger& ledger);
+
 // Resolves `given` against the algorithm's schema (`where` names the source in messages), checks the
 // task is supported, builds the learner on data.schema() and fits it on all rows with Rng(seed),
 // the values clamped to the schema's public bounds (clamped_to_bounds, core/data/dataset.hpp).

@@ -24,16 +24,8 @@ const ParamSet<BrfParams>& brf_params() {
           .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
           .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per leaf (§2: 5)"))
           .add(&P::max_features, param::max_features("candidate features when b1 = 0 (0: sqrt(D))"))
-          .add(&P::p1, {.name = "p1",
-                        .default_value = "0.05",
-                        .min = 0,
-                        .max = 1,
-                        .doc = "P(b1 = 1): a single candidate feature"})
-          .add(&P::p2, {.name = "p2",
-                        .default_value = "0.05",
-                        .min = 0,
-                        .max = 1,
-                        .doc = "P(b2 = 1): a random split value per feature"})
+          .add(&P::p1, param::probability("p1", "0.05", "P(b1 = 1): a single candidate feature"))
+          .add(&P::p2, param::probability("p2", "0.05", "P(b2 = 1): a random split value per feature"))
           .add(&P::partition_rate, param::partition_rate())
           .add(&P::vote, param::vote("hard", {}, "forest vote"), {{"hard", Vote::kHard}, {"soft", Vote::kSoft}});
   return set;
@@ -41,6 +33,7 @@ const ParamSet<BrfParams>& brf_params() {
 
 class BrfPolicy : public HonestGiniPolicy {
  public:
+  static constexpr const char* kName = "brf";
   BrfPolicy(const BrfParams& p, int n_features, int n_classes) : HonestGiniPolicy(n_features, n_classes), p_(p) {
     k_ = p.max_features > 0 ? std::min(p.max_features, n_features)
                             : std::max(1, static_cast<int>(std::sqrt(static_cast<double>(n_features))));
@@ -79,34 +72,14 @@ class BrfPolicy : public HonestGiniPolicy {
   int k_;
 };
 
-class BrfLearner : public Learner {
- public:
-  explicit BrfLearner(BrfParams p) : p_(p) {}
-  std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
-    BrfPolicy policy(p_, static_cast<int>(data.n_features()), static_cast<int>(data.n_classes()));
-    HonestOptions opt;
-    opt.min_leaf = p_.min_leaf;
-    opt.stop = HonestStop::kPaper;  // both estimation children need >= k points
-    opt.partition_rate = p_.partition_rate;
-    return fit_honest_forest("brf", data, rows, ctx, p_.n_trees, policy, opt, p_.vote);
-  }
-
- private:
-  BrfParams p_;
-};
-
 }  // namespace
 
 std::vector<AlgorithmInfo> brf_algorithms() {
-  return {{.name = "brf",
-           .summary = "Bernoulli random forest (Wang et al. 2018): S/E partition, Bernoulli choice of 1 or sqrt(D) "
-                      "features and of a random or best split value (reconstructed, multinomial-rf.md §2.3)",
-           .papers = "multinomial-rf",
-           .tasks = {TaskKind::kClassification},
-           .params = brf_params().specs({}),
-           .private_algorithm = false,
-           .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
-           .make = learner_factory<BrfLearner>(brf_params())}};
+  return {with_learner<HonestGiniLearner<BrfPolicy, BrfParams>>(
+      describe_non_private("brf", "multinomial-rf", kClassificationTask,
+                           "Bernoulli random forest (Wang et al. 2018): S/E partition, Bernoulli choice of 1 or sqrt(D) "
+                           "features and of a random or best split value (reconstructed, multinomial-rf.md §2.3)"),
+      brf_params())};
 }
 
 }  // namespace dpf

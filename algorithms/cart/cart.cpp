@@ -19,6 +19,7 @@ CartSplit::CartSplit(const CartParams& p, int n_features, TaskKind task, int n_c
   const std::size_t c = task == TaskKind::kClassification ? static_cast<std::size_t>(n_classes) : 2;
   left_.resize(c);
   total_.resize(c);
+  counts_.resize(c);
 }
 
 // Impurity-decrease proxy of sklearn: Σ_c n_lc²/n_l + Σ_c n_rc²/n_r (Gini), or
@@ -46,36 +47,87 @@ bool CartSplit::best_threshold(const NodeView& node, int f, BestSplit& best) {
   const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
   // A categorical feature (thresholds on its ordinal code): per-code histogram, no sort; the same
   // best split bit for bit (core/tree/split_search.hpp).
+  // With the grower's node-ordered copies, the searches index the node's values and targets by
+  // position in the node (contiguous) instead of by row; the order (value, row) is the same.
+  std::span<const double> values = node.column(f), y = node.y;
+  std::span<const uint32_t> at = node.rows;
+  if (values.empty()) {
+    values = col;
+    y = node.data.y();
+  } else if (positions_.size() < node.rows.size()) {
+    positions_.resize(node.rows.size());
+    for (std::size_t i = 0; i < positions_.size(); ++i) positions_[i] = static_cast<uint32_t>(i);
+  }
+  if (!node.column(f).empty()) at = std::span<const uint32_t>(positions_).first(node.rows.size());
   if (task_ == TaskKind::kClassification && feat.kind == FeatureKind::kCategorical)
-    return search_.best_codes(col, node.data.y(), node.rows, feat.n_categories(), msl, f, best);
-  index_.sort_rows(node.data, node.rows, f, sorted_rows_);
-  if (task_ == TaskKind::kClassification) return search_.best_sorted(col, node.data.y(), sorted_rows_, msl, f, best);
-  return search_.best_sse_sorted(col, node.data.y(), sorted_rows_, msl, total_[0], f, best);
+    return search_.best_codes(values, y, at, feat.n_categories(), msl, f, best);
+  if (node.column(f).empty()) index_.sort_rows(node.data, node.rows, f, sorted_rows_);
+  else index_.sort_positions(node.data, node.rows, f, sorted_rows_);
+  if (task_ == TaskKind::kClassification) return search_.best_sorted(values, y, sorted_rows_, msl, f, best);
+  return search_.best_sse_sorted(values, y, sorted_rows_, msl, total_[0], f, best);
 }
 
 bool CartSplit::random_threshold(const NodeView& node, int f, Rng& rng, BestSplit& best) {
-  std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
-  std::span<const double> y = node.data.y();
+  // The node's values of f in row order (the grower's node-ordered copy, or gathered into xs_) with
+  // their [min, max], then a branch-free count of the left side over contiguous values and labels
+  // (choose() gathered the labels): the same counts and sums as testing each row in turn.
+  const std::size_t n = node.rows.size();
+  const double* xs = node.column(f).data();
+  if (xs == nullptr) {
+    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
+    xs_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) xs_[i] = col[node.rows[i]];
+    xs = xs_.data();
+  }
   double lo = INFINITY, hi = -INFINITY;
-  for (uint32_t r : node.rows) { lo = std::min(lo, col[r]); hi = std::max(hi, col[r]); }
+  for (std::size_t i = 0; i < n; ++i) {
+    lo = std::min(lo, xs[i]);
+    hi = std::max(hi, xs[i]);
+  }
   if (!(hi > lo)) return false;
   double thr = rng.uniform(lo, hi);
   if (!(thr > lo)) thr = hi;  // keep both sides non-empty: x < thr goes left
-  std::fill(left_.begin(), left_.end(), 0.0);
-  const bool clf = task_ == TaskKind::kClassification;
   std::size_t nl = 0;
-  for (uint32_t r : node.rows) {
-    if (col[r] < thr) {
-      ++nl;
-      if (clf) left_[static_cast<std::size_t>(y[r])] += 1;
-      else left_[0] += y[r];
+  if (task_ == TaskKind::kClassification) {
+    const uint32_t* lab = labels_.data();
+    if (n_classes_ == 2) {
+      std::size_t n1 = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t lt = xs[i] < thr;
+        nl += lt;
+        n1 += lt & lab[i];
+      }
+      left_[0] = static_cast<double>(nl - n1);
+      left_[1] = static_cast<double>(n1);
+    } else {
+      std::fill(counts_.begin(), counts_.end(), 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t lt = xs[i] < thr;
+        nl += lt;
+        counts_[lab[i]] += static_cast<uint32_t>(lt);
+      }
+      for (std::size_t c = 0; c < left_.size(); ++c) left_[c] = static_cast<double>(counts_[c]);
     }
+  } else {
+    // The left sum in row order; adding +0.0 for a right-hand row leaves it unchanged (a sum that
+    // starts at +0.0 is never -0.0).
+    const double* ys = node.y.data();
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool lt = xs[i] < thr;
+      nl += lt;
+      sum += lt ? ys[i] : 0.0;
+    }
+    left_[0] = sum;
   }
-  const std::size_t nr = node.rows.size() - nl;
+  const std::size_t nr = n - nl;
   const auto msl = static_cast<std::size_t>(p_.min_samples_leaf);
   if (nl < msl || nr < msl) return true;
   double proxy = proxy_of_children(static_cast<double>(nl), static_cast<double>(nr));
-  if (proxy > best.proxy) best = {proxy, f, thr};
+  if (proxy > best.proxy) {
+    best = {proxy, f, thr};
+    if (xs == xs_.data()) xs_.swap(best_xs_);  // keep the best candidate's values for the grower's partition
+  }
   return true;
 }
 
@@ -83,14 +135,29 @@ std::optional<SplitChoice> CartSplit::choose(const NodeView& node, Rng& rng, Pri
   const std::size_t n = node.rows.size();
   if (n < static_cast<std::size_t>(p_.min_samples_split) || n < 2 * static_cast<std::size_t>(p_.min_samples_leaf))
     return std::nullopt;
-  std::span<const double> y = node.data.y();
+  std::span<const double> y = node.y;  // the targets in row order, contiguous
   const bool clf = task_ == TaskKind::kClassification;
   std::fill(total_.begin(), total_.end(), 0.0);
   bool pure = true;
-  for (uint32_t r : node.rows) {
-    if (clf) total_[static_cast<std::size_t>(y[r])] += 1;
-    else total_[0] += y[r];
-    pure = pure && y[r] == y[node.rows[0]];
+  const double y0 = y[0];
+  const bool ert_labels = p_.random_thresholds && clf;  // random_threshold() counts integer labels
+  if (ert_labels) labels_.resize(n);
+  if (clf) {
+    std::fill(counts_.begin(), counts_.end(), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = y[i];
+      ++counts_[static_cast<std::size_t>(v)];
+      pure = pure && v == y0;
+      if (ert_labels) labels_[i] = static_cast<uint32_t>(v);
+    }
+    for (std::size_t c = 0; c < total_.size(); ++c) total_[c] = static_cast<double>(counts_[c]);
+  } else {
+    double sum = 0.0;  // in row order, as before
+    for (std::size_t i = 0; i < n; ++i) {
+      sum += y[i];
+      pure = pure && y[i] == y0;
+    }
+    total_[0] = sum;
   }
   if (pure) return std::nullopt;
 
@@ -109,6 +176,7 @@ std::optional<SplitChoice> CartSplit::choose(const NodeView& node, Rng& rng, Pri
   c.kind = SplitKind::kThreshold;
   c.feature = best.feature;
   c.threshold = best.threshold;
+  if (p_.random_thresholds && node.columns == nullptr) c.values = best_xs_.data();  // the grower partitions on them
   return c;
 }
 
@@ -130,6 +198,7 @@ class CartLearner : public Learner {
     spec.unlimited_depth = p_.max_depth == 0;
     spec.rows = p_.bootstrap ? TreeRows::kBootstrap : TreeRows::kAll;
     spec.categorical_threshold_masks = p_.categorical_reuse;
+    spec.node_columns = true;  // node-ordered feature copies: contiguous reads in the split search
     spec.vote = clf ? Vote::kSoft : Vote::kMean;
     return fit_forest(data, rows, ctx, spec, split, *leaf);
   }
@@ -144,23 +213,15 @@ ParamSet<CartParams> cart_set(bool bootstrap_default) {
       .add(&P::n_trees, param::n_trees(100))
       .add(&P::max_depth, param::max_depth(0, "maximum depth (0: unlimited)", 0, 64))
       .add(&P::max_features, param::max_features("K candidate features per split (0: sqrt(D) clf, D reg)"))
-      .add(&P::min_samples_leaf,
-           {.name = "min_samples_leaf", .default_value = "1", .min = 1, .max = 1e9, .doc = "minimum rows per leaf"})
-      .add(&P::min_samples_split, {.name = "min_samples_split",
-                                   .default_value = "2",
-                                   .min = 2,
-                                   .max = 1e9,
-                                   .doc = "minimum rows to split a node"})
-      .add(&P::bootstrap, {.name = "bootstrap",
-                           .default_value = bootstrap_default ? "true" : "false",
-                           .doc = "bootstrap rows per tree"})
+      .add(&P::min_samples_leaf, param::count("min_samples_leaf", 1, 1, 1e9, "minimum rows per leaf"))
+      .add(&P::min_samples_split, param::count("min_samples_split", 2, 2, 1e9, "minimum rows to split a node"))
+      .add(&P::bootstrap, param::flag("bootstrap", bootstrap_default, "bootstrap rows per tree"))
       .add(&P::categorical_reuse,
-           {.name = "categorical_reuse",
-            .default_value = "true",
-            .doc = "true: a categorical feature split by a code threshold stays usable below while >= 2 of its codes "
-                   "remain (sklearn on integer codes, what every paper's RF/ERT ran); false: one threshold split per "
-                   "categorical feature and path (this harness's rule before 2026-11-22: it capped Car/Nursery/Traffic "
-                   "trees)"});
+           param::flag("categorical_reuse", true,
+                       "true: a categorical feature split by a code threshold stays usable below while >= 2 of its "
+                       "codes remain (sklearn on integer codes, what every paper's RF/ERT ran); false: one threshold "
+                       "split per categorical feature and path (this harness's rule before 2026-11-22: it capped "
+                       "Car/Nursery/Traffic trees)"));
 }
 
 const ParamSet<CartParams>& rf_params() {
@@ -177,22 +238,14 @@ const ParamSet<CartParams>& ert_params() {
 }  // namespace
 
 std::vector<AlgorithmInfo> cart_algorithms() {
-  auto non_private = [](const Params&, TaskKind) { return std::string("non-private"); };
-  AlgorithmInfo rf{.name = "rf",
-                   .summary = "Breiman random forest: bootstrap, CART splits over K random features (sklearn semantics)",
-                   .papers = "dipreme, dipreme-v1, smooth-rdf, matrix-rf, multinomial-rf",
-                   .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-                   .params = rf_params().specs({}),
-                   .private_algorithm = false,
-                   .privacy_status = non_private,
-                   .make = learner_factory<CartLearner>(rf_params(), CartParams{.name = "rf"})};
-  AlgorithmInfo ert = rf;
-  ert.name = "ert";
-  ert.summary = "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K";
-  ert.papers = "dipreme, dipreme-v1";
-  ert.params = ert_params().specs({});
-  ert.make = learner_factory<CartLearner>(ert_params(), CartParams{.name = "ert", .random_thresholds = true});
-  return {rf, ert};
+  AlgorithmInfo rf = describe_non_private(
+      "rf", "dipreme, dipreme-v1, smooth-rdf, matrix-rf, multinomial-rf", kBothTasks,
+      "Breiman random forest: bootstrap, CART splits over K random features (sklearn semantics)");
+  AlgorithmInfo ert = describe_non_private(
+      "ert", "dipreme, dipreme-v1", kBothTasks,
+      "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K");
+  return {with_learner<CartLearner>(rf, rf_params(), CartParams{.name = "rf"}),
+          with_learner<CartLearner>(ert, ert_params(), CartParams{.name = "ert", .random_thresholds = true})};
 }
 
 }  // namespace dpf

@@ -49,7 +49,13 @@ class CartSplit : public SplitPolicy {
   RankIndex index_;
   GiniSplitSearch search_;
   std::vector<uint32_t> sorted_rows_;
+  std::vector<uint32_t> positions_;  // 0, 1, 2, ...: a node's positions (best_codes on node-ordered copies)
   std::vector<int> order_;       // candidate features in visiting order
+  // ERT, in the node's row order: its labels (classification), a candidate's values and the best
+  // candidate's values so far; per-class counts of a candidate's left side.
+  std::vector<uint32_t> labels_;
+  std::vector<double> xs_, best_xs_;
+  std::vector<uint32_t> counts_;
 };
 
 std::vector<AlgorithmInfo> cart_algorithms();  // rf, ert

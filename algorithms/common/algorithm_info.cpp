@@ -1,5 +1,7 @@
 #include "algorithms/common/algorithm_info.hpp"
 
+#include <utility>
+
 namespace dpf {
 
 bool is_dp_label(const std::string& status) { return status == kPureDpLabel || status == kApproxDpLabel; }
@@ -8,6 +10,18 @@ bool AlgorithmInfo::supports(TaskKind t) const {
   for (TaskKind k : tasks)
     if (k == t) return true;
   return false;
+}
+
+AlgorithmInfo describe(std::string name, std::string papers, std::vector<TaskKind> tasks, std::string summary) {
+  return {.name = std::move(name), .summary = std::move(summary), .papers = std::move(papers), .tasks = std::move(tasks)};
+}
+
+AlgorithmInfo describe_non_private(std::string name, std::string papers, std::vector<TaskKind> tasks,
+                                   std::string summary) {
+  AlgorithmInfo a = describe(std::move(name), std::move(papers), std::move(tasks), std::move(summary));
+  a.private_algorithm = false;
+  a.privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); };
+  return a;
 }
 
 ParamSpec strict_param() {

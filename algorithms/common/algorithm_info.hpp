@@ -78,6 +78,17 @@ struct AlgorithmInfo {
   bool supports(TaskKind t) const;
 };
 
+// The task sets entries declare.
+inline const std::vector<TaskKind> kClassificationTask{TaskKind::kClassification};
+inline const std::vector<TaskKind> kBothTasks{TaskKind::kClassification, TaskKind::kRegression};
+
+// What every entry states about itself: its name, the papers whose experiments use it, its tasks and a
+// summary. The rest (schema, factory, status, bound) the family adds; see with_learner (param_set.hpp).
+AlgorithmInfo describe(std::string name, std::string papers, std::vector<TaskKind> tasks, std::string summary);
+// The same entry, non-private: no epsilon, privacy status "non-private".
+AlgorithmInfo describe_non_private(std::string name, std::string papers, std::vector<TaskKind> tasks,
+                                   std::string summary);
+
 // Common parameters every algorithm has.
 ParamSpec strict_param();
 ParamSpec quirks_param(const std::vector<QuirkSpec>& quirks);

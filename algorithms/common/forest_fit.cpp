@@ -78,6 +78,7 @@ std::unique_ptr<Model> fit_forest(const Dataset& data, std::span<const uint32_t>
     opt.track_privacy = priv;
     opt.tree_scope = parent;
     opt.categorical_threshold_masks = spec.categorical_threshold_masks;
+    opt.node_columns = spec.node_columns;
     Rng tree_rng = ctx.rng.derive("tree").derive(static_cast<uint64_t>(t));
     return grow_tree(data, tree_rows[t], domains, active, sp, lp, opt, tree_rng, ledger);
   };

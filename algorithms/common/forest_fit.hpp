@@ -27,6 +27,7 @@ struct ForestFitSpec {
   Vote vote = Vote::kSoft;
   bool drop_constant_domains = true;  // numeric features with lo == hi never split (dipreme.md §2.5a)
   bool categorical_threshold_masks = false;  // GrowOptions::categorical_threshold_masks
+  bool node_columns = false;                 // GrowOptions::node_columns
 };
 
 std::unique_ptr<Model> fit_forest(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx,

@@ -37,4 +37,24 @@ class HonestGiniPolicy : public HonestPolicy {
   std::vector<int> order_;
 };
 
+// The learner of a non-private honest Gini forest whose trees stop as the paper does (both estimation
+// children need min_leaf points): Policy(params, D, K) chooses the splits and names the forest (kName);
+// P holds n_trees, min_leaf, partition_rate and vote.
+template <class Policy, class P>
+class HonestGiniLearner : public Learner {
+ public:
+  explicit HonestGiniLearner(P p) : p_(p) {}
+  std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
+    Policy policy(p_, static_cast<int>(data.n_features()), static_cast<int>(data.n_classes()));
+    HonestOptions opt;
+    opt.min_leaf = p_.min_leaf;
+    opt.stop = HonestStop::kPaper;
+    opt.partition_rate = p_.partition_rate;
+    return fit_honest_forest(Policy::kName, data, rows, ctx, p_.n_trees, policy, opt, p_.vote);
+  }
+
+ private:
+  P p_;
+};
+
 }  // namespace dpf

@@ -9,8 +9,14 @@ namespace dpf {
 
 void ClassCountLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) {
   const auto c = static_cast<std::size_t>(n_classes_);
-  std::fill(out.begin(), out.end(), 0.0);
-  for (uint32_t r : node.rows) out[static_cast<std::size_t>(node.data.label(r))] += 1.0;
+  // Integer counts from the node's contiguous targets (the same exact values as adding 1.0 per row).
+  counts_.assign(c, 0);
+  if (node.y.size() == node.rows.size()) {
+    for (double v : node.y) ++counts_[static_cast<std::size_t>(v)];
+  } else {
+    for (uint32_t r : node.rows) ++counts_[static_cast<std::size_t>(node.data.label(r))];
+  }
+  for (std::size_t k = 0; k < c; ++k) out[k] = static_cast<double>(counts_[k]);
   const bool empty = node.rows.empty();
   const bool noisy = std::isfinite(epsilon_);
 
@@ -41,8 +47,12 @@ void ClassCountLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledg
 }
 
 void MeanLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) {
-  double sum = 0;
-  for (uint32_t r : node.rows) sum += node.data.y()[r];
+  double sum = 0;  // in row order
+  if (node.y.size() == node.rows.size()) {
+    for (double v : node.y) sum += v;
+  } else {
+    for (uint32_t r : node.rows) sum += node.data.y()[r];
+  }
   const auto n = static_cast<double>(node.rows.size());
   const bool noisy = std::isfinite(epsilon_);
   const double bound = std::max(std::fabs(lo_), std::fabs(hi_));

@@ -31,6 +31,7 @@ class ClassCountLeaf : public LeafPolicy {
   double epsilon_;
   bool strict_;
   bool uniform_empty_;
+  std::vector<uint32_t> counts_;  // release() scratch
 };
 
 // Regression leaf on targets bounded in [lo, hi].

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "algorithms/common/params.hpp"
+#include "algorithms/common/shared_params.hpp"
 #include "core/tree/model.hpp"
 
 namespace dpf {
@@ -31,10 +32,11 @@ inline int occupancy_depth(double n_train, int occupancy, double base, int chunk
 }
 
 inline ParamSpec occupancy_param(const char* rule) {
-  return {.name = "occupancy", .type = ParamType::kInt, .default_value = "0", .min = 0, .max = 1e9,
-          .doc = std::string("expected leaf occupancy: > 0 sets the depth to ") + rule +
-                 " from the training rows (dipreme.md §6.1); 0 uses max_depth. Published variants read the exact n "
-                 "(not epsilon-DP under add/remove); strict variants read a noisy n paid with 5 % of epsilon"};
+  return param::count("occupancy", 0, 0, 1e9,
+                      std::string("expected leaf occupancy: > 0 sets the depth to ") + rule +
+                          " from the training rows (dipreme.md §6.1); 0 uses max_depth. Published variants read the "
+                          "exact n (not epsilon-DP under add/remove); strict variants read a noisy n paid with 5 % of "
+                          "epsilon");
 }
 
 // The share of epsilon a strict variant spends on the noisy n when a depth rule needs n. A constant, not

@@ -110,4 +110,13 @@ std::function<std::unique_ptr<Learner>(const Params&, const Schema&)> learner_fa
   };
 }
 
+// An entry whose learner L is built from `set`: the schema (with the entry's quirks) and the factory
+// both follow from the set, so an entry states only its description, quirks, status and bound.
+template <class L, class P>
+AlgorithmInfo with_learner(AlgorithmInfo a, const ParamSet<P>& set, P base = P{}) {
+  a.params = set.specs(a.quirks);
+  a.make = learner_factory<L>(set, std::move(base));
+  return a;
+}
+
 }  // namespace dpf

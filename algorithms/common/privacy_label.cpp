@@ -52,4 +52,20 @@ AlgorithmInfo complete_entry(AlgorithmInfo a) {
   return a;
 }
 
+std::function<std::string(const Params&, TaskKind)> dp_when_strict(std::string why) {
+  return [published = "published, not epsilon-DP: " + why](const Params& p, TaskKind) -> std::string {
+    return p.get_bool("strict") ? kPureDpLabel : published;
+  };
+}
+
+PrivacyBound nominal_epsilon_delta(const Params& p, TaskKind) {
+  const double e = p.get_double("epsilon");
+  return {e, e, p.get_double("delta")};
+}
+
+PrivacyBound trees_summed_unless_strict(const Params& p, TaskKind) {
+  const double e = p.get_double("epsilon");
+  return {e, p.get_bool("strict") ? e : e * p.get_int("n_trees"), 0.0};
+}
+
 }  // namespace dpf

@@ -25,4 +25,13 @@ std::string apply_label_rules(const std::string& family_status, const Params& pa
 // wrapped in apply_label_rules.
 AlgorithmInfo complete_entry(AlgorithmInfo a);
 
+// Statuses and bounds several families share.
+// "epsilon-DP" with strict: true, otherwise "published, not epsilon-DP: " + why.
+std::function<std::string(const Params&, TaskKind)> dp_when_strict(std::string why);
+// {epsilon, epsilon, delta}: an (epsilon, delta) algorithm whose a-priori bound is its nominal budget.
+PrivacyBound nominal_epsilon_delta(const Params& p, TaskKind);
+// Claimed epsilon; conservatively the n_trees trees' budgets summed (as published they claim parallel
+// composition over trees that share rows), epsilon under strict: true.
+PrivacyBound trees_summed_unless_strict(const Params& p, TaskKind);
+
 }  // namespace dpf

@@ -137,21 +137,74 @@ void RandomTree::expand(const RandomTreeSchema& schema, std::size_t node, std::s
   }
 }
 
-int32_t RandomTree::route_grow(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) {
-  path_.clear();
+void RandomTree::build_mirror(const RandomTreeSchema& schema) {
+  mirror_ = RouteMirror();
+  std::vector<int32_t> children;
+  std::vector<int32_t> child_of;
+  // (tree node, its mirror node), parents before children.
+  std::vector<std::pair<int32_t, int32_t>> stack{{0, 0}};
+  while (!stack.empty()) {
+    const auto [i, m] = stack.back();
+    stack.pop_back();
+    const Node& n = nodes_[static_cast<std::size_t>(i)];
+    if (n.feature == -2) continue;  // pending: code kResolve
+    if (n.feature == -1) {
+      mirror_.set_code(m, n.first_child);
+      continue;
+    }
+    const auto f = static_cast<std::size_t>(n.feature);
+    children.resize(static_cast<std::size_t>(n.n_children));
+    if (!schema.discrete[f]) {
+      const int32_t first = mirror_.split_threshold(m, n.threshold, n.feature);  // x < p: child 0
+      children[0] = first;
+      children[1] = first + 1;
+    } else {
+      // Code c to child child_of[c] (child_index()); codes outside the domain abstain.
+      child_of.assign(schema.child_of[f].begin(), schema.child_of[f].end());
+      mirror_.split_codes(m, n.feature, child_of, RouteMirror::kAbstain, n.n_children, children.data());
+    }
+    for (int c = 0; c < n.n_children; ++c) stack.emplace_back(n.first_child + c, children[static_cast<std::size_t>(c)]);
+  }
+}
+
+template <class Value>
+int32_t RandomTree::route_grow_with(const RandomTreeSchema& schema, Value value) {
+  // Through the materialised nodes without recording the path; only a row that reaches a pending
+  // node walks again from the root, recording the path that expand() needs for the node's domains.
   std::size_t i = 0;
+  for (;;) {
+    const Node& n = nodes_[i];
+    if (n.feature < 0) {
+      if (n.feature == -1) return n.first_child;
+      break;  // pending
+    }
+    const int c = child_index(schema, n.feature, n.threshold, value(n.feature));
+    if (c < 0) return -1;
+    i = static_cast<std::size_t>(n.first_child + c);
+  }
+  path_.clear();
+  i = 0;
   for (;;) {
     if (nodes_[i].feature == -2) expand(schema, i, path_);
     const Node& n = nodes_[i];
     if (n.feature == -1) return n.first_child;
-    const int c = child_index(schema, n.feature, n.threshold, data.column(static_cast<std::size_t>(n.feature))[row]);
+    const int c = child_index(schema, n.feature, n.threshold, value(n.feature));
     if (c < 0) return -1;
     path_.emplace_back(static_cast<int32_t>(i), c);
     i = static_cast<std::size_t>(n.first_child + c);
   }
 }
 
-RouteResult RandomTree::route(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) const {
+int32_t RandomTree::route_grow(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) {
+  return route_grow_with(schema, [&](int f) { return data.column(static_cast<std::size_t>(f))[row]; });
+}
+
+int32_t RandomTree::route_grow(const RandomTreeSchema& schema, const double* x, std::size_t stride) {
+  return route_grow_with(schema, [&](int f) { return x[static_cast<std::size_t>(f) * stride]; });
+}
+
+template <class Value>
+RouteResult RandomTree::route_with(const RandomTreeSchema& schema, Value value, SplitMemo* memo) const {
   thread_local std::vector<std::pair<int32_t, int>> path;
   thread_local std::vector<double> lo, hi;
   path.clear();
@@ -164,7 +217,7 @@ RouteResult RandomTree::route(const RandomTreeSchema& schema, const Dataset& dat
       out.leaf = n.first_child;
       return out;
     }
-    const int c = child_index(schema, n.feature, n.threshold, data.column(static_cast<std::size_t>(n.feature))[row]);
+    const int c = child_index(schema, n.feature, n.threshold, value(n.feature));
     if (c < 0) {
       out.abstain = true;
       return out;
@@ -186,13 +239,19 @@ RouteResult RandomTree::route(const RandomTreeSchema& schema, const Dataset& dat
   uint64_t key = nodes_[i].key;
   int depth = nodes_[i].depth;
   for (;;) {
-    const Draw d = draw_split(schema, key, depth, used, lo.data(), hi.data());
+    Draw d;
+    if (const SplitMemo::Entry* e = memo != nullptr ? memo->find(key) : nullptr) {
+      d = {e->feature, e->threshold, e->n_children};
+    } else {
+      d = draw_split(schema, key, depth, used, lo.data(), hi.data());
+      if (memo != nullptr) memo->insert({key, d.threshold, d.feature, d.n_children});
+    }
     if (d.feature < 0) {
       out.virtual_key = key;
       return out;
     }
     const auto f = static_cast<std::size_t>(d.feature);
-    const int c = child_index(schema, d.feature, d.threshold, data.column(f)[row]);
+    const int c = child_index(schema, d.feature, d.threshold, value(d.feature));
     if (c < 0) {
       out.abstain = true;
       return out;
@@ -203,6 +262,41 @@ RouteResult RandomTree::route(const RandomTreeSchema& schema, const Dataset& dat
     key = hash_combine(key, static_cast<uint64_t>(c));
     ++depth;
   }
+}
+
+RouteResult RandomTree::route(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) const {
+  return route_with(schema, [&](int f) { return data.column(static_cast<std::size_t>(f))[row]; }, nullptr);
+}
+
+RouteResult RandomTree::route(const RandomTreeSchema& schema, const double* x, std::size_t stride,
+                              SplitMemo& memo) const {
+  return route_with(schema, [&](int f) { return x[static_cast<std::size_t>(f) * stride]; }, &memo);
+}
+
+const SplitMemo::Entry* SplitMemo::find(uint64_t key) const {
+  if (count_ == 0 || key == 0) return nullptr;
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = key & mask;; i = (i + 1) & mask) {
+    if (slots_[i].key == key) return &slots_[i];
+    if (slots_[i].key == 0) return nullptr;
+  }
+}
+
+void SplitMemo::insert(const Entry& e) {
+  if (e.key == 0) return;  // 0 marks a free slot (a node key of 0 is simply not remembered)
+  if (2 * (count_ + 1) > slots_.size()) {  // load factor <= 1/2
+    std::vector<Entry> old(std::max<std::size_t>(1024, 2 * slots_.size()));
+    old.swap(slots_);
+    count_ = 0;
+    for (const Entry& o : old)
+      if (o.key != 0) insert(o);
+  }
+  // Node keys are hash outputs (hash_combine), so their low bits index the table directly.
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = e.key & mask;
+  while (slots_[i].key != 0) i = (i + 1) & mask;
+  slots_[i] = e;
+  ++count_;
 }
 
 void RandomTree::walk(const RandomTreeSchema& schema, const std::function<void(int, double, int)>& node,

@@ -23,6 +23,7 @@
 
 #include "core/data/dataset.hpp"
 #include "core/privacy/rng.hpp"
+#include "core/tree/route.hpp"
 
 namespace dpf {
 
@@ -47,6 +48,25 @@ struct RouteResult {
   bool abstain = false;     // a discrete value outside the tree's domain (§1.7: the tree abstains)
 };
 
+// The virtual splits one prediction call has drawn, by node key (a hash of the node's path), so rows
+// that leave a tree's stored part through the same virtual nodes draw each split once. A draw is a
+// pure function of the key (draw_split), so remembering it changes no result.
+class SplitMemo {
+ public:
+  struct Entry {
+    uint64_t key = 0;
+    double threshold = 0.0;
+    int32_t feature = -1;  // -1: a leaf
+    int32_t n_children = 0;
+  };
+  const Entry* find(uint64_t key) const;
+  void insert(const Entry& e);  // a key not present yet
+
+ private:
+  std::vector<Entry> slots_;  // open addressing, linear probing, power-of-two size; key 0: free
+  std::size_t count_ = 0;
+};
+
 class RandomTree {
  public:
   RandomTree(uint64_t key, const RandomTreeSchema& schema);
@@ -54,8 +74,19 @@ class RandomTree {
   // Training: routes a row, materialising the nodes it passes; returns its leaf index (or -1 when the
   // row's discrete value is outside the domain).
   int32_t route_grow(const RandomTreeSchema& schema, const Dataset& data, uint32_t row);
+  // The same for a row whose feature f is x[f * stride] (a RowBlock's row: core/tree/route.hpp).
+  int32_t route_grow(const RandomTreeSchema& schema, const double* x, std::size_t stride);
   // Prediction: no materialisation.
   RouteResult route(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) const;
+  // The same for a row whose feature f is x[f * stride], with the virtual splits remembered in `memo`
+  // (one per tree and prediction call).
+  RouteResult route(const RandomTreeSchema& schema, const double* x, std::size_t stride, SplitMemo& memo) const;
+
+  // The stored tree as a routing mirror (core/tree/route.hpp), built by build_mirror() once the tree
+  // is grown. A row's stop node has code: >= 0, the stored leaf index; RouteMirror::kAbstain, the
+  // tree abstains (§1.7); RouteMirror::kResolve, the row leaves the stored part (route() it).
+  void build_mirror(const RandomTreeSchema& schema);
+  const RouteMirror& mirror() const { return mirror_; }
 
   std::size_t n_leaves() const { return leaf_key_.size(); }
   uint64_t leaf_key(int32_t leaf) const { return leaf_key_[static_cast<std::size_t>(leaf)]; }
@@ -80,7 +111,13 @@ class RandomTree {
     uint64_t key = 0;
   };
   void expand(const RandomTreeSchema& schema, std::size_t node, std::span<const std::pair<int32_t, int>> path);
+  // value(f): the row's feature f.
+  template <class Value>
+  int32_t route_grow_with(const RandomTreeSchema& schema, Value value);
+  template <class Value>
+  RouteResult route_with(const RandomTreeSchema& schema, Value value, SplitMemo* memo) const;
   std::vector<Node> nodes_;
+  RouteMirror mirror_;
   std::vector<uint64_t> leaf_key_;
   std::vector<std::pair<int32_t, int>> path_;  // scratch for route_grow
   std::vector<double> lo_, hi_;                // scratch

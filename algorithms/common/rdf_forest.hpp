@@ -9,6 +9,7 @@
 #include "algorithms/common/leaf_label.hpp"
 #include "algorithms/common/random_tree.hpp"
 #include "core/tree/model.hpp"
+#include "core/util/json_read.hpp"
 
 namespace dpf {
 
@@ -50,5 +51,10 @@ struct RdfDiagnostics {
 };
 // nullptr when the model is not an RDF forest.
 const RdfDiagnostics* rdf_diagnostics(const Model& model);
+
+// The most leaves (over all trees) a saved RDF forest may hold: it is written in full (RdfModel::save).
+inline constexpr double kMaxSavedRdfLeaves = 2097152.0;  // 2^21, about 50 MB of JSON
+// A forest written by RdfModel::save (rdf_saved.cpp), checked against the schema it predicts on.
+std::unique_ptr<Model> load_rdf_model(const JsonIn& in, const Schema& schema);
 
 }  // namespace dpf

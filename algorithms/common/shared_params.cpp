@@ -53,4 +53,55 @@ ParamSpec max_bins(int default_value, std::string doc, int min, int max) {
 
 ParamSpec strict() { return strict_param(); }
 
+ParamSpec real(std::string name, std::string default_value, double min, double max, std::string doc) {
+  return {.name = std::move(name), .type = ParamType::kDouble, .default_value = std::move(default_value), .min = min,
+          .max = max, .doc = std::move(doc)};
+}
+
+ParamSpec number(std::string name, std::string default_value, std::string doc) {
+  return {.name = std::move(name),
+          .type = ParamType::kDouble,
+          .default_value = std::move(default_value),
+          .doc = std::move(doc)};
+}
+
+ParamSpec positive(std::string name, std::string default_value, double max, std::string doc) {
+  ParamSpec s = real(std::move(name), std::move(default_value), 0, max, std::move(doc));
+  s.min_exclusive = true;
+  return s;
+}
+
+ParamSpec probability(std::string name, std::string default_value, std::string doc) {
+  return real(std::move(name), std::move(default_value), 0, 1, std::move(doc));
+}
+
+ParamSpec share(std::string name, std::string default_value, std::string doc) {
+  return positive(std::move(name), std::move(default_value), 1, std::move(doc));
+}
+
+ParamSpec count(std::string name, int default_value, double min, double max, std::string doc) {
+  return {.name = std::move(name), .type = ParamType::kInt, .default_value = std::to_string(default_value), .min = min,
+          .max = max, .doc = std::move(doc)};
+}
+
+ParamSpec flag(std::string name, bool default_value, std::string doc) {
+  return {.name = std::move(name), .type = ParamType::kBool, .default_value = default_value ? "true" : "false",
+          .doc = std::move(doc)};
+}
+
+ParamSpec choice(std::string name, std::string default_value, std::string doc) {
+  return {.name = std::move(name), .type = ParamType::kString, .default_value = std::move(default_value),
+          .doc = std::move(doc)};
+}
+
+ParamSpec choice(std::string name, std::string default_value, std::vector<std::string> choices, std::string doc) {
+  ParamSpec s = choice(std::move(name), std::move(default_value), std::move(doc));
+  s.choices = std::move(choices);
+  return s;
+}
+
+ParamSpec text(std::string name, std::string doc) {
+  return {.name = std::move(name), .type = ParamType::kString, .doc = std::move(doc)};
+}
+
 }  // namespace dpf::param

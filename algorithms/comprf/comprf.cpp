@@ -62,11 +62,7 @@ const ParamSet<CompParams>& comp_params() {
   static const ParamSet<P> set =
       ParamSet<P>()
           .add(&P::n_trees, param::n_trees(100, "trees per binary forest"))
-          .add(&P::n0, {.name = "n0",
-                        .default_value = "5",
-                        .min = 1,
-                        .max = 1e9,
-                        .doc = "a node with <= n0 points is a leaf (MRF's minimum leaf size 5)"});
+          .add(&P::n0, param::count("n0", 5, 1, 1e9, "a node with <= n0 points is a leaf (MRF's minimum leaf size 5)"));
   return set;
 }
 
@@ -259,6 +255,40 @@ class CompRfModel : public Model {
     return out;
   }
 
+  // A non-private baseline: its model is its release. Per class pair, per tree: the split
+  // hyperplanes (sparse q - p, offset b) and every leaf's label sum and count, which predict() pools.
+  void save(JsonWriter& w) const override {
+    w.begin_object();
+    w.field("kind", "comprf").field("algorithm", name_).field("n_classes", n_classes_);
+    w.key("pairs").begin_array();
+    for (std::size_t k = 0; k < pairs_.size(); ++k) {
+      w.begin_object().field("a", pairs_[k].first).field("b", pairs_[k].second);
+      w.key("trees").begin_array();
+      for (const CompTree& t : forests_[k]) {
+        std::vector<int64_t> left, offset, nnz;
+        std::vector<double> b, label_sum, count;
+        for (const CompNode& n : t.nodes) {
+          left.push_back(n.left);
+          if (n.left >= 0) {
+            offset.push_back(n.w);
+            nnz.push_back(n.nnz);
+            b.push_back(n.b);
+          } else {
+            label_sum.push_back(n.label_sum);
+            count.push_back(n.count);
+          }
+        }
+        w.begin_object().int_array("left", left).int_array("w", offset).int_array("nnz", nnz).exact_array("b", b);
+        w.exact_array("W", t.W).int_array("F", t.F).exact_array("label_sum", label_sum).exact_array("count", count);
+        w.end_object();
+      }
+      w.end_array();
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+
   ModelStats stats() const override {
     ModelStats s;
     double depth = 0;
@@ -337,20 +367,67 @@ class CompRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> comprf_algorithms() {
-  AlgorithmInfo c{.name = "comprf-c",
-                  .summary = "Comparison-based RF with unsupervised pivots (Haghiri et al. 2018; multinomial-rf.md §2.4), "
-                             "one-vs-one for multiclass",
-                  .papers = "multinomial-rf",
-                  .tasks = {TaskKind::kClassification},
-                  .params = comp_params().specs({}),
-                  .private_algorithm = false,
-                  .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
-                  .make = learner_factory<CompRfLearner>(comp_params(), CompParams{.name = "comprf-c"})};
-  AlgorithmInfo i = c;
-  i.name = "comprf-i";
-  i.summary = "Comparison-based RF with supervised pivots of different labels (Haghiri et al. 2018), one-vs-one";
-  i.make = learner_factory<CompRfLearner>(comp_params(), CompParams{.name = "comprf-i", .supervised = true});
-  return {c, i};
+  return {with_learner<CompRfLearner>(
+              describe_non_private("comprf-c", "multinomial-rf", kClassificationTask,
+                                   "Comparison-based RF with unsupervised pivots (Haghiri et al. 2018; multinomial-rf.md "
+                                   "§2.4), one-vs-one for multiclass"),
+              comp_params(), CompParams{.name = "comprf-c"}),
+          with_learner<CompRfLearner>(
+              describe_non_private("comprf-i", "multinomial-rf", kClassificationTask,
+                                   "Comparison-based RF with supervised pivots of different labels (Haghiri et al. "
+                                   "2018), one-vs-one"),
+              comp_params(), CompParams{.name = "comprf-i", .supervised = true})};
+}
+
+std::unique_ptr<Model> load_comprf_model(const JsonIn& in, const Schema& schema) {
+  const auto C = static_cast<int>(in["n_classes"].integer(1, 1 << 16));
+  if (static_cast<std::size_t>(C) != schema.target.n_classes()) in["n_classes"].fail_here("does not match the schema");
+  auto model = std::make_unique<CompRfModel>(in["algorithm"].string(), C);
+  const JsonIn pairs = in["pairs"];
+  const auto D = static_cast<int64_t>(schema.n_features());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const JsonIn p = pairs.at(k);
+    model->pairs_.emplace_back(static_cast<int>(p["a"].integer(0, C - 1)), static_cast<int>(p["b"].integer(0, C - 1)));
+    auto& forest = model->forests_.emplace_back();
+    const JsonIn trees = p["trees"];
+    for (std::size_t i = 0; i < trees.size(); ++i) {
+      const JsonIn t = trees.at(i);
+      CompTree& tree = forest.emplace_back();
+      tree.D = static_cast<std::size_t>(D);
+      const std::vector<int64_t> left = t["left"].integers(-1, 1 << 30);
+      const std::vector<int64_t> nnz = t["nnz"].integers(0, D);
+      const std::vector<int64_t> offset = t["w"].integers(0, 1 << 30);
+      const std::vector<double> b = t["b"].numbers(), label_sum = t["label_sum"].numbers(), count = t["count"].numbers();
+      tree.W = t["W"].numbers();
+      for (int64_t f : t["F"].integers(0, D - 1)) tree.F.push_back(static_cast<uint32_t>(f));
+      if (tree.F.size() != tree.W.size()) t.fail_here("W and F differ in length");
+      std::size_t split = 0, leaf = 0;
+      const auto n = static_cast<int64_t>(left.size());
+      if (n == 0) t.fail_here("a tree has no node");
+      for (int64_t j = 0; j < n; ++j) {
+        CompNode& node = tree.nodes.emplace_back();
+        node.left = static_cast<int32_t>(left[static_cast<std::size_t>(j)]);
+        if (node.left < 0) {
+          if (leaf >= count.size() || leaf >= label_sum.size()) t.fail_here("leaf arrays end before node " + std::to_string(j));
+          node.label_sum = label_sum[leaf];
+          node.count = count[leaf++];
+          continue;
+        }
+        // Children after their parent, inside the tree, so routing ends at a leaf.
+        if (node.left <= j || node.left + 1 >= n) t.fail_here("node " + std::to_string(j) + ": children outside the tree");
+        if (split >= nnz.size() || split >= b.size() || split >= offset.size())
+          t.fail_here("split arrays end before node " + std::to_string(j));
+        node.nnz = static_cast<int32_t>(nnz[split]);
+        node.w = static_cast<int32_t>(offset[split]);
+        node.b = b[split++];
+        if (static_cast<std::size_t>(node.w) + static_cast<std::size_t>(node.nnz) > tree.W.size())
+          t.fail_here("node " + std::to_string(j) + ": its entries run past the end of W");
+      }
+      if (split != b.size() || leaf != count.size())
+        t.fail_here("the node arrays hold more entries than the nodes use");
+    }
+  }
+  return model;
 }
 
 }  // namespace dpf

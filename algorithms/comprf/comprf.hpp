@@ -19,12 +19,16 @@
 //   "sqrt(D) candidate features" has no meaning here: distances use all features (the spec's default).
 // Redraws are capped (20 per node); a node whose pivots cannot separate its points becomes a leaf.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "algorithms/common/algorithm_info.hpp"
+#include "core/util/json_read.hpp"
 
 namespace dpf {
 
 std::vector<AlgorithmInfo> comprf_algorithms();  // comprf-c, comprf-i
+// The model written by its save() (the loader table, algorithms/model_io.cpp).
+std::unique_ptr<Model> load_comprf_model(const JsonIn& in, const Schema& schema);
 
 }  // namespace dpf

@@ -24,16 +24,8 @@ const ParamSet<DenilParams>& denil_params() {
       ParamSet<P>()
           .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
           .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per child (§2: 5)"))
-          .add(&P::lambda, {.name = "lambda",
-                            .default_value = "0",
-                            .min = 0,
-                            .max = 1e9,
-                            .doc = "Poisson mean of extra candidate features (0: sqrt(D))"})
-          .add(&P::m_s, {.name = "m_s",
-                         .default_value = "0",
-                         .min = 0,
-                         .max = 1e9,
-                         .doc = "structure points drawn to fix the search range (0: no range)"})
+          .add(&P::lambda, param::real("lambda", "0", 0, 1e9, "Poisson mean of extra candidate features (0: sqrt(D))"))
+          .add(&P::m_s, param::count("m_s", 0, 0, 1e9, "structure points drawn to fix the search range (0: no range)"))
           .add(&P::partition_rate, param::partition_rate())
           .add(&P::vote, param::vote("hard", {}, "forest vote (rftk: soft)"),
                {{"hard", Vote::kHard}, {"soft", Vote::kSoft}});
@@ -42,6 +34,7 @@ const ParamSet<DenilParams>& denil_params() {
 
 class DenilPolicy : public HonestGiniPolicy {
  public:
+  static constexpr const char* kName = "denil14";
   DenilPolicy(const DenilParams& p, int n_features, int n_classes) : HonestGiniPolicy(n_features, n_classes), p_(p) {
     lambda_ = p.lambda > 0 ? p.lambda : std::sqrt(static_cast<double>(n_features));
   }
@@ -92,34 +85,14 @@ class DenilPolicy : public HonestGiniPolicy {
   double lambda_;
 };
 
-class DenilLearner : public Learner {
- public:
-  explicit DenilLearner(DenilParams p) : p_(p) {}
-  std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
-    DenilPolicy policy(p_, static_cast<int>(data.n_features()), static_cast<int>(data.n_classes()));
-    HonestOptions opt;
-    opt.min_leaf = p_.min_leaf;
-    opt.stop = HonestStop::kPaper;
-    opt.partition_rate = p_.partition_rate;
-    return fit_honest_forest("denil14", data, rows, ctx, p_.n_trees, policy, opt, p_.vote);
-  }
-
- private:
-  DenilParams p_;
-};
-
 }  // namespace
 
 std::vector<AlgorithmInfo> denil14_algorithms() {
-  return {{.name = "denil14",
-           .summary = "Denil et al. 2014 consistent forest: S/E partition, 1 + Poisson(λ) candidate features, best Gini "
-                      "split valid on estimation points (rftk + paper, multinomial-rf.md §2.2)",
-           .papers = "multinomial-rf",
-           .tasks = {TaskKind::kClassification},
-           .params = denil_params().specs({}),
-           .private_algorithm = false,
-           .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
-           .make = learner_factory<DenilLearner>(denil_params())}};
+  return {with_learner<HonestGiniLearner<DenilPolicy, DenilParams>>(
+      describe_non_private("denil14", "multinomial-rf", kClassificationTask,
+                           "Denil et al. 2014 consistent forest: S/E partition, 1 + Poisson(λ) candidate features, "
+                           "best Gini split valid on estimation points (rftk + paper, multinomial-rf.md §2.2)"),
+      denil_params())};
 }
 
 }  // namespace dpf

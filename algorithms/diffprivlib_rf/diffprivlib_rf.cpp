@@ -108,10 +108,9 @@ const ParamSet<DiffprivlibRfParams>& diffprivlib_rf_params() {
           .add(&P::n_trees, param::n_trees(10, "number of trees (diffprivlib n_estimators, default 10)"))
           .add(&P::max_depth,
                param::max_depth(5, "depth of every (complete) tree (diffprivlib default 5: 32 leaves)", 1, 20))
-          .add(&P::shuffle, {.name = "shuffle",
-                             .default_value = "false",
-                             .doc = "diffprivlib shuffle: blocks of a random permutation instead of by row position "
-                                    "(published variant only)"})
+          .add(&P::shuffle, param::flag("shuffle", false,
+                                        "diffprivlib shuffle: blocks of a random permutation instead of by row "
+                                        "position (published variant only)"))
           .add(&P::strict, param::strict());
   return set;
 }
@@ -231,27 +230,22 @@ class DiffprivlibRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> diffprivlib_rf_algorithms() {
-  AlgorithmInfo a{
-      .name = "diffprivlib-rf",
-      .summary =
-          "IBM diffprivlib v0.6 RandomForestClassifier: random trees on public bounds, disjoint row blocks per tree, "
-          "permute-and-flip leaf labels (diffprivlib-rf.md). Names: n_estimators = n_trees; bounds = the schema's "
-          "public domains (categorical codes on [0, c-1]); classes = the schema's class list. Reconstructed from "
-          "the v0.6.6 code: uniform feature over all features, threshold on [lower, upper), x <= t goes left, "
-          "empty leaves uniform (as permute-and-flip on zero counts), float64 instead of float32 X. The blocks follow "
-          "the order of the training rows (file order in the runner): on a file sorted by class, such as magic-gamma, "
-          "most trees see one class; the library does the same on the same rows (docs/diffprivlib-comparison.md)",
-      .papers = "privatree, lumberjack (the baseline of both)",
-      .tasks = {TaskKind::kClassification},
-      .params = diffprivlib_rf_params().specs({}),
-      .privacy_status = [](const Params& p, TaskKind) -> std::string {
-        if (p.get_bool("strict") || p.get_int("n_trees") == 1) return "epsilon-DP";
-        return "published, not epsilon-DP: rows go to trees in contiguous blocks floor(i / (n / n_trees)) of the row "
-               "order (or of a random permutation with shuffle), so one added row moves block boundaries and other "
-               "rows between trees; parallel composition over trees does not hold (diffprivlib-rf.md §3)";
-      },
-      .make = learner_factory<DiffprivlibRfLearner>(diffprivlib_rf_params())};
-  return {a};
+  AlgorithmInfo a = describe(
+      "diffprivlib-rf", "privatree, lumberjack (the baseline of both)", kClassificationTask,
+      "IBM diffprivlib v0.6 RandomForestClassifier: random trees on public bounds, disjoint row blocks per tree, "
+      "permute-and-flip leaf labels (diffprivlib-rf.md). Names: n_estimators = n_trees; bounds = the schema's "
+      "public domains (categorical codes on [0, c-1]); classes = the schema's class list. Reconstructed from "
+      "the v0.6.6 code: uniform feature over all features, threshold on [lower, upper), x <= t goes left, "
+      "empty leaves uniform (as permute-and-flip on zero counts), float64 instead of float32 X. The blocks follow "
+      "the order of the training rows (file order in the runner): on a file sorted by class, such as magic-gamma, "
+      "most trees see one class; the library does the same on the same rows (docs/diffprivlib-comparison.md)");
+  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
+    if (p.get_bool("strict") || p.get_int("n_trees") == 1) return kPureDpLabel;
+    return "published, not epsilon-DP: rows go to trees in contiguous blocks floor(i / (n / n_trees)) of the row "
+           "order (or of a random permutation with shuffle), so one added row moves block boundaries and other "
+           "rows between trees; parallel composition over trees does not hold (diffprivlib-rf.md §3)";
+  };
+  return {with_learner<DiffprivlibRfLearner>(a, diffprivlib_rf_params())};
 }
 
 }  // namespace dpf

@@ -166,41 +166,30 @@ ParamSet<DiPrimeParams> variant_params(Family f) {
       .add(&P::max_depth, param::max_depth(5, "d_max (splits at depths 0..d_max-1)"))
       .add(&P::occupancy, occupancy_param("floor(log2(n_train / (occupancy N_T))) when partitioned, else "
                                           "floor(log2(n_train / occupancy))"));
-  if (f != Family::kDiPriMe)
-    set.add(&P::k, {.name = "k", .default_value = "5", .min = 1, .max = 1e6, .doc = "K candidate attributes per node"});
-  if (private_variant)
-    set.add(&P::rho, {.name = "rho",
-                      .default_value = "0.5",
-                      .min = 0,
-                      .max = 1,
-                      .min_exclusive = true,
-                      .doc = "ρ: split share of the budget"});
-  set.add(&P::partition, {.name = "partition",
-                          .default_value = f == Family::kMedian ? "false" : "true",
-                          .doc = "disjoint rows per tree (ε each) instead of all rows (ε/N_T each)"})
+  if (f != Family::kDiPriMe) set.add(&P::k, param::count("k", 5, 1, 1e6, "K candidate attributes per node"));
+  if (private_variant) set.add(&P::rho, param::share("rho", "0.5", "ρ: split share of the budget"));
+  set.add(&P::partition, param::flag("partition", f != Family::kMedian,
+                                     "disjoint rows per tree (ε each) instead of all rows (ε/N_T each)"))
       .add(&P::hard_vote,
-           {.name = "clf_vote",
-            .default_value = "soft",
-            .doc = "soft: mean class-1 fraction >= 0.5 (the code); hard: majority of tree labels"},
+           param::choice("clf_vote", "soft",
+                         "soft: mean class-1 fraction >= 0.5 (the code); hard: majority of tree labels"),
            {{"soft", false}, {"hard", true}});
   if (private_variant)
     set.add(&P::leaf_scale_2b,
-            {.name = "leaf_scale",
-             .default_value = "range",
-             .doc = "regression leaf noise (B_U-B_L)/(Nε) (code, [v1]) or 2B/(Nε) ([ICML] text)"},
+            param::choice("leaf_scale", "range",
+                          "regression leaf noise (B_U-B_L)/(Nε) (code, [v1]) or 2B/(Nε) ([ICML] text)"),
             {{"range", false}, {"2B", true}});
   if (f == Family::kDiPriMe || f == Family::kExp)
     set.add(&P::numeric,
-            {.name = "median_base",
-             .default_value = "lebesgue",
-             .doc = "numeric median: EM over data intervals with Lebesgue base ([ICML] §3, §2.5a) or EM over positions "
-                    "then uniform within the interval ([v1] Alg. 1, §2.5b; not DP, P7; strict uses the Lebesgue EM)"},
+            param::choice("median_base", "lebesgue",
+                          "numeric median: EM over data intervals with Lebesgue base ([ICML] §3, §2.5a) or EM over "
+                          "positions then uniform within the interval ([v1] Alg. 1, §2.5b; not DP, P7; strict uses "
+                          "the Lebesgue EM)"),
             {{"lebesgue", NumericMedian::kExponential}, {"uniform_positions", NumericMedian::kUniformPositions}});
   if (f == Family::kFlip)
     set.add(&P::numeric,
-            {.name = "flip_numeric",
-             .default_value = "code",
-             .doc = "numeric PFM median: over data intervals as coded, or over a public 256-point grid"},
+            param::choice("flip_numeric", "code",
+                          "numeric PFM median: over data intervals as coded, or over a public 256-point grid"),
             {{"code", NumericMedian::kFlipCode}, {"grid", NumericMedian::kFlipGrid}});
   return set.add(&P::strict, param::strict())
       .quirk(&P::split_budget_as_coded, "split_budget_as_coded")

@@ -33,25 +33,21 @@ const ParamSet<DpDfParams>& dp_df_params() {
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon())
           .add(&P::n_trees, param::n_trees(10, "N_T"))
-          .add(&P::max_height,
-               {.name = "max_height",
-                .default_value = "3",
-                .min = 1,
-                .max = 40,
-                .doc = "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths 0..h-2)"})
+          .add(&P::max_height, param::count("max_height", 3, 1, 40,
+                                            "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths "
+                                            "0..h-2)"))
           .add(&P::occupancy, occupancy_param("h = d_mult = floor(log5(n_train / occupancy))"))
           .add(&P::prune,
-               {.name = "prune",
-                .default_value = "false",
-                .doc =
-                    "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] "
-                    "Fig. 3, off for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are "
-                    "all leaves becomes a leaf when the children's noisy Gini, weighted by their noisy sizes over the "
-                    "parent's noisy size, is >= its own noisy Gini; after a collapse the parent is tested the same "
-                    "way, upwards (depth-1 nodes only through this step, never the root). The spec leaves open the "
-                    "weights, the upward step and empty children: reconstructed from Greedy_DP_Forest's "
-                    "DP_Tree.prune_tree (the upward step does not require the parent's other children to be leaves; "
-                    "a noisy size 0 weighs 0). Post-processing: no budget"})
+               param::flag(
+                   "prune", false,
+                   "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] "
+                   "Fig. 3, off for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are "
+                   "all leaves becomes a leaf when the children's noisy Gini, weighted by their noisy sizes over the "
+                   "parent's noisy size, is >= its own noisy Gini; after a collapse the parent is tested the same "
+                   "way, upwards (depth-1 nodes only through this step, never the root). The spec leaves open the "
+                   "weights, the upward step and empty children: reconstructed from Greedy_DP_Forest's "
+                   "DP_Tree.prune_tree (the upward step does not require the parent's other children to be leaves; "
+                   "a noisy size 0 weighs 0). Post-processing: no budget"))
           .add(&P::strict, param::strict())
           .quirk(&P::asrun, "authors_asrun")
           .quirk(&P::half_epsilon, "half_epsilon");
@@ -290,25 +286,21 @@ class DpDfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_df_algorithms() {
-  AlgorithmInfo a{
-      .name = "dp-df",
-      .summary =
-          "DP-DF (Fletcher & Islam 2015): binned inputs, noisy counts, Gini-gain EM with local sensitivity, "
-          "diverse roots, confidence-weighted vote",
-      .papers = "dipreme, dipreme-v1",
-      .tasks = {TaskKind::kClassification},
-      .quirks = {
-          {"authors_asrun",
-           "the DiPriMe authors' copy stores split values as strings, so no test record is ever routed and every "
-           "prediction is the root's noisy majority (dipreme.md §3.5 bug 1); also counts only the classes present "
-           "and stops on true-data purity (P10). Trees here still stop at h (the as-run depth limit was broken, "
-           "bug 2, which changed no prediction)"},
-          {"half_epsilon",
-           "the notebooks ran DP-DF at ε/2 (the sweeps) and at 1.0 for the nominal 2 (Table 2) (dipreme.md §6.4 item "
-           "3)",
-           /*privacy_neutral=*/true},
-      }};
-  a.params = dp_df_params().specs(a.quirks);
+  AlgorithmInfo a = describe(
+      "dp-df", "dipreme, dipreme-v1", kClassificationTask,
+      "DP-DF (Fletcher & Islam 2015): binned inputs, noisy counts, Gini-gain EM with local sensitivity, "
+      "diverse roots, confidence-weighted vote");
+  a.quirks = {
+      {"authors_asrun",
+       "the DiPriMe authors' copy stores split values as strings, so no test record is ever routed and every "
+       "prediction is the root's noisy majority (dipreme.md §3.5 bug 1); also counts only the classes present "
+       "and stops on true-data purity (P10). Trees here still stop at h (the as-run depth limit was broken, "
+       "bug 2, which changed no prediction)"},
+      {"half_epsilon",
+       "the notebooks ran DP-DF at ε/2 (the sweeps) and at 1.0 for the nominal 2 (Table 2) (dipreme.md §6.4 item "
+       "3)",
+       /*privacy_neutral=*/true},
+  };
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
     std::string s =
@@ -318,8 +310,7 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
       s += "; the occupancy depth rule reads the exact n, private under add/remove-one (P11)";
     return s;
   };
-  a.make = learner_factory<DpDfLearner>(dp_df_params());
-  return {a};
+  return {with_learner<DpDfLearner>(a, dp_df_params())};
 }
 
 }  // namespace dpf

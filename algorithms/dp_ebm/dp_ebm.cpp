@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/dp_ebm/binning.hpp"
 #include "algorithms/dp_ebm/boosting.hpp"
@@ -32,41 +33,30 @@ const ParamSet<DpEbmParams>& dp_ebm_params() {
   static const ParamSet<P> set =
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total epsilon of binning and boosting (library default 1)"))
-          .add(&P::delta, param::delta("1e-5", "total delta (library default 1e-5; the library says it should be < 1/n)"))
+          .add(&P::delta,
+               param::delta("1e-5", "total delta (library default 1e-5; the library says it should be < 1/n)"))
           .add(&P::bin_budget_frac,
-               {.name = "bin_budget_frac",
-                .default_value = "0.1",
-                .min = 0,
-                .max = 1,
-                .min_exclusive = true,
-                .doc = "share of epsilon for the private binning, strictly in (0, 1); delta is split in halves "
-                       "(dp-ebm.md §3)"})
-          .add(&P::max_bins, param::max_bins(32, "the library's max_bins: the private binning targets max_bins - 1 "
-                                                 "bins on a 2 (max_bins - 1)-bin uniform grid (§5.1)", 3, 1024))
-          .add(&P::learning_rate, {.name = "learning_rate",
-                                   .default_value = "0.01",
-                                   .min = 0,
-                                   .max = 1e6,
-                                   .min_exclusive = true,
-                                   .doc = "step size; also scales the sensitivity, so the noise-to-signal ratio of a "
-                                          "step does not depend on it (§6.4)"})
-          .add(&P::max_rounds, {.name = "max_rounds",
-                                .default_value = "300",
-                                .min = 1,
-                                .max = 1000000,
-                                .doc = "cyclic passes over the features: max_rounds * d single-feature trees, each one "
-                                       "Gaussian query (§6.2); the library's n_estimators-like knob"})
-          .add(&P::max_leaves, {.name = "max_leaves",
-                                .default_value = "3",
-                                .min = 1,
-                                .max = 1024,
-                                .doc = "leaves per tree: max_leaves - 1 random cuts among the bin edges (§6.3)"})
+               param::share("bin_budget_frac", "0.1",
+                            "share of epsilon for the private binning, strictly in (0, 1); delta is split in halves "
+                            "(dp-ebm.md §3)"))
+          .add(&P::max_bins, param::max_bins(32,
+                                             "the library's max_bins: the private binning targets max_bins - 1 "
+                                             "bins on a 2 (max_bins - 1)-bin uniform grid (§5.1)",
+                                             3, 1024))
+          .add(&P::learning_rate,
+               param::positive("learning_rate", "0.01", 1e6,
+                               "step size; also scales the sensitivity, so the noise-to-signal ratio of a step does "
+                               "not depend on it (§6.4)"))
+          .add(&P::max_rounds, param::count("max_rounds", 300, 1, 1000000,
+                                            "cyclic passes over the features: max_rounds * d single-feature trees, "
+                                            "each one Gaussian query (§6.2); the library's n_estimators-like knob"))
+          .add(&P::max_leaves, param::count("max_leaves", 3, 1, 1024,
+                                            "leaves per tree: max_leaves - 1 random cuts among the bin edges (§6.3)"))
           .add(&P::composition,
-               {.name = "composition",
-                .default_value = "gdp",
-                .doc = "gdp: noise from Gaussian-DP composition (§4.1, library default); classic: the library's "
-                       "sqrt(8 T ln(e + eps/delta)) / eps rule (§4.2). Either way the ledger accounts every "
-                       "query in mu (a Gaussian with sigma is (Delta / sigma)-GDP)"},
+               param::choice("composition", "gdp",
+                             "gdp: noise from Gaussian-DP composition (§4.1, library default); classic: the library's "
+                             "sqrt(8 T ln(e + eps/delta)) / eps rule (§4.2). Either way the ledger accounts every "
+                             "query in mu (a Gaussian with sigma is (Delta / sigma)-GDP)"),
                {{"gdp", Compose::kGdp}, {"classic", Compose::kClassic}})
           .add(&P::strict, param::strict())
           .quirk(&P::paper_code, "paper_code");
@@ -165,6 +155,23 @@ class DpEbmModel : public Model {
     }
     r.continuous.push_back(intercept);
     return r;
+  }
+
+  // The release as released() lists it, plus the cut values (the public grid points the released
+  // grid indices name) and whether the last bin is DPOther, which predict() routes by.
+  void save(JsonWriter& w) const override {
+    w.begin_object().field("kind", "dp-ebm").field("task", to_string(task));
+    w.key("intercept").exact(intercept);
+    w.key("features").begin_array();
+    for (std::size_t j = 0; j < bins.size(); ++j) {
+      const FeatureBins& b = bins[j];
+      w.begin_object().field("nominal", b.nominal).field("has_other", b.has_other);
+      w.exact_array("cuts", b.cuts).int_array("cut_grid", b.cut_grid).int_array("category_bin", b.category_bin);
+      w.exact_array("weight", b.weight).exact_array("score", score[j]);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
   }
 
   ModelStats stats() const override {
@@ -317,25 +324,19 @@ class DpEbmLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_ebm_algorithms() {
-  AlgorithmInfo a{
-      .name = "dp-ebm",
-      .summary = "DP-EBM (Nori et al. 2021, InterpretML): private binning on public bounds, cyclic boosting of "
-                 "single-feature random-cut trees with Gaussian leaf sums, Gaussian-DP composition; an additive model",
-      .papers = "dp-ebm",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .quirks = {
-          {"paper_code",
-           "the v0.2.6 code behind the ICML 2021 numbers (dp-ebm.md §10): binning targets max_bins (not max_bins - 1) "
-           "bins on a 2 max_bins grid, noisy counts rounded and clipped at 1, features boosted in natural order, and "
-           "random cuts may fall on the empty missing bin's edge (a wasted cut). Data-independent or post-processing",
-           /*privacy_neutral=*/true},
-      }};
-  a.binary_classification_only = true;  // the library's DP mode classifies two classes (dp-ebm.md §1)
-  a.params = dp_ebm_params().specs(a.quirks);
-  a.privacy_bound = [](const Params& p, TaskKind) {
-    const double e = p.get_double("epsilon");
-    return PrivacyBound{e, e, p.get_double("delta")};
+  AlgorithmInfo a = describe(
+      "dp-ebm", "dp-ebm", kBothTasks,
+      "DP-EBM (Nori et al. 2021, InterpretML): private binning on public bounds, cyclic boosting of "
+      "single-feature random-cut trees with Gaussian leaf sums, Gaussian-DP composition; an additive model");
+  a.quirks = {
+      {"paper_code",
+       "the v0.2.6 code behind the ICML 2021 numbers (dp-ebm.md §10): binning targets max_bins (not max_bins - 1) "
+       "bins on a 2 max_bins grid, noisy counts rounded and clipped at 1, features boosted in natural order, and "
+       "random cuts may fall on the empty missing bin's edge (a wasted cut). Data-independent or post-processing",
+       /*privacy_neutral=*/true},
   };
+  a.binary_classification_only = true;  // the library's DP mode classifies two classes (dp-ebm.md §1)
+  a.privacy_bound = nominal_epsilon_delta;
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     // Strict: n replaced by the noisy total, the schema's category list noised in full, regression
     // gradients clipped to [-R, R] (dp-ebm.md §9 fixes); the ledger then covers the whole release.
@@ -348,8 +349,41 @@ std::vector<AlgorithmInfo> dp_ebm_algorithms() {
       s += "; regression residuals F - y are not clipped to the range R that calibrates the noise (§9 item 1)";
     return s;
   };
-  a.make = learner_factory<DpEbmLearner>(dp_ebm_params());
-  return {a};
+  return {with_learner<DpEbmLearner>(a, dp_ebm_params())};
+}
+
+std::unique_ptr<Model> load_dp_ebm_model(const JsonIn& in, const Schema& schema) {
+  auto m = std::make_unique<DpEbmModel>();
+  const std::string task = in["task"].string();
+  if (task != to_string(schema.target.task)) in["task"].fail_here("does not match the schema's task");
+  m->task = schema.target.task;
+  if (m->task == TaskKind::kClassification && schema.target.n_classes() != 2)
+    in["task"].fail_here("dp-ebm classification is binary; the schema lists " + std::to_string(schema.target.n_classes()) + " classes");
+  m->intercept = in["intercept"].number();
+  const JsonIn features = in["features"];
+  if (features.size() != schema.n_features()) features.fail_here("needs one entry per feature of the schema");
+  for (std::size_t j = 0; j < features.size(); ++j) {
+    const JsonIn f = features.at(j);
+    FeatureBins b;
+    b.nominal = f["nominal"].boolean();
+    b.has_other = f["has_other"].boolean();
+    b.cuts = f["cuts"].numbers();
+    for (int64_t g : f["cut_grid"].integers(0, 1 << 20)) b.cut_grid.push_back(static_cast<int>(g));
+    b.weight = f["weight"].numbers();
+    const auto n_bins = static_cast<int64_t>(b.weight.size());
+    for (int64_t c : f["category_bin"].integers(-1, n_bins - 1)) b.category_bin.push_back(static_cast<int>(c));
+    std::vector<double> score = f["score"].numbers();
+    // bin_of returns 0..n_bins (n_bins: the unseen bin), so the score needs n_bins + 1 entries; the cuts
+    // must be sorted for its binary search.
+    if (n_bins < 1 || static_cast<int64_t>(score.size()) != n_bins + 1 || b.nominal != (b.cuts.empty() && b.cut_grid.empty()) ||
+        (!b.nominal && static_cast<int64_t>(b.cuts.size()) != n_bins - 1) || !std::is_sorted(b.cuts.begin(), b.cuts.end()) ||
+        b.cuts.size() != b.cut_grid.size())
+      f.fail_here("the bins, cuts and scores do not fit together");
+    if (b.nominal != (schema.features[j].kind == FeatureKind::kCategorical)) f["nominal"].fail_here("does not match the feature's kind");
+    m->bins.push_back(std::move(b));
+    m->score.push_back(std::move(score));
+  }
+  return m;
 }
 
 }  // namespace dpf

@@ -5,12 +5,16 @@
 // passes of single-feature random-cut trees with Gaussian leaf sums (§6), composed in Gaussian DP (§4.1),
 // centred into an intercept (§7). Binary classification (logit link) and regression (identity link).
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "algorithms/common/algorithm_info.hpp"
+#include "core/util/json_read.hpp"
 
 namespace dpf {
 
 std::vector<AlgorithmInfo> dp_ebm_algorithms();  // dp-ebm
+// The model written by its save() (the loader table, algorithms/model_io.cpp).
+std::unique_ptr<Model> load_dp_ebm_model(const JsonIn& in, const Schema& schema);
 
 }  // namespace dpf

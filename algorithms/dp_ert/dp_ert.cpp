@@ -104,19 +104,15 @@ class DpErtLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_ert_algorithms() {
-  AlgorithmInfo a{
-      .name = "dp-ert",
-      .summary =
-          "DP extremely randomised trees (Bojarski et al. 2014): data-independent random structure, noisy leaves",
-      .papers = "dipreme, dipreme-v1",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .quirks = {
-          {"l1_error",
-           "the DiPriMe notebooks never threshold DP-ERT: its reported classification error is mean |y - p|, "
-           "accuracy 1 - L1 (dipreme.md §3.2, §3.6); plots and checks then use l1_error",
-           /*privacy_neutral=*/true},
-      }};
-  a.params = dp_ert_params().specs(a.quirks);
+  AlgorithmInfo a = describe(
+      "dp-ert", "dipreme, dipreme-v1", kBothTasks,
+      "DP extremely randomised trees (Bojarski et al. 2014): data-independent random structure, noisy leaves");
+  a.quirks = {
+      {"l1_error",
+       "the DiPriMe notebooks never threshold DP-ERT: its reported classification error is mean |y - p|, "
+       "accuracy 1 - L1 (dipreme.md §3.2, §3.6); plots and checks then use l1_error",
+       /*privacy_neutral=*/true},
+  };
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
     std::string s =
@@ -128,8 +124,7 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
       s += "; the occupancy depth rule reads the exact training-set size, private under add/remove-one (P11)";
     return s;
   };
-  a.make = learner_factory<DpErtLearner>(dp_ert_params());
-  return {a};
+  return {with_learner<DpErtLearner>(a, dp_ert_params())};
 }
 
 }  // namespace dpf

@@ -35,17 +35,8 @@ const ParamSet<DpRfParams>& dp_rf_params() {
           .add(&P::n_trees, param::n_trees(10, "N_T"))
           .add(&P::max_depth, param::max_depth(3, "d_max (d_mult = floor(log5(n_train/occ)) in the papers)"))
           .add(&P::occupancy, occupancy_param("d_mult = floor(log5(n_train / occupancy))"))
-          .add(&P::k, {.name = "k",
-                       .default_value = "0",
-                       .min = 0,
-                       .max = 1e6,
-                       .doc = "candidate attributes per node (0 = all, the Tables)"})
-          .add(&P::subsample, {.name = "subsample",
-                               .default_value = "1",
-                               .min = 0,
-                               .max = 1,
-                               .min_exclusive = true,
-                               .doc = "b: one subsample of floor(b n) rows shared by all trees"})
+          .add(&P::k, param::count("k", 0, 0, 1e6, "candidate attributes per node (0 = all, the Tables)"))
+          .add(&P::subsample, param::share("subsample", "1", "b: one subsample of floor(b n) rows shared by all trees"))
           .add(&P::strict, param::strict())
           .quirk(&P::split_eps_quirk, "dprf_reg_split_eps");
   return set;
@@ -293,21 +284,17 @@ class DpRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> dp_rf_algorithms() {
-  AlgorithmInfo a{
-      .name = "dp-rf",
-      .summary =
-          "DP-RF (Patil & Singh 2014) as the DiPriMe authors ran it: binned inputs, multi-way splits, "
-          "noisy counts (clf) / noisy means (reg), one shared subsample",
-      .papers = "dipreme",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .quirks = {
-          {"dprf_reg_split_eps",
-           "regression: the authors' dprf_Reg.py exponentiates with the whole per-tree ε_tree instead of "
-           "ε_tree/(2(d_max+1)) at every split, overspending the budget (dipreme.md §3.4, §4 P8); the ledger "
-           "shows the epsilon actually spent",
-           /*privacy_neutral=*/true},
-      }};
-  a.params = dp_rf_params().specs(a.quirks);
+  AlgorithmInfo a = describe(
+      "dp-rf", "dipreme", kBothTasks,
+      "DP-RF (Patil & Singh 2014) as the DiPriMe authors ran it: binned inputs, multi-way splits, "
+      "noisy counts (clf) / noisy means (reg), one shared subsample");
+  a.quirks = {
+      {"dprf_reg_split_eps",
+       "regression: the authors' dprf_Reg.py exponentiates with the whole per-tree ε_tree instead of "
+       "ε_tree/(2(d_max+1)) at every split, overspending the budget (dipreme.md §3.4, §4 P8); the ledger "
+       "shows the epsilon actually spent",
+       /*privacy_neutral=*/true},
+  };
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     const bool exact_n = p.get_int("occupancy") > 0 && !p.get_bool("strict");
     if (task == TaskKind::kClassification || p.get_bool("strict")) {
@@ -350,8 +337,7 @@ std::vector<AlgorithmInfo> dp_rf_algorithms() {
     }
     return b;
   };
-  a.make = learner_factory<DpRfLearner>(dp_rf_params());
-  return {a};
+  return {with_learner<DpRfLearner>(a, dp_rf_params())};
 }
 
 }  // namespace dpf

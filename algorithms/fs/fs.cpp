@@ -51,17 +51,11 @@ class FsLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> fs_algorithms() {
-  AlgorithmInfo a{
-      .name = "fs",
-      .summary =
-          "FS: Friedman & Schuster 2010 DiffP-C4.5 with continuous attributes (max scorer, one tree, depth 5), "
-          "as Fletcher & Islam ran it; no pruning",
-      .papers = "smooth-rdf",
-      .tasks = {TaskKind::kClassification},
-      .params = fs_params().specs({}),
-      .privacy_status = [](const Params&, TaskKind) -> std::string { return "epsilon-DP"; },
-      .make = learner_factory<FsLearner>(fs_params())};
-  return {a};
+  AlgorithmInfo a = describe("fs", "smooth-rdf", kClassificationTask,
+                             "FS: Friedman & Schuster 2010 DiffP-C4.5 with continuous attributes (max scorer, one "
+                             "tree, depth 5), as Fletcher & Islam ran it; no pruning");
+  a.privacy_status = [](const Params&, TaskKind) -> std::string { return kPureDpLabel; };
+  return {with_learner<FsLearner>(a, fs_params())};
 }
 
 }  // namespace dpf

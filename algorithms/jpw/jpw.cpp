@@ -40,29 +40,23 @@ const ParamSet<JpwParams>& jpw_params() {
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total privacy budget"))
           .add(&P::n_trees, param::n_trees(10, "tau (JPW's recommendation, §5.2: 10)"))
-          .add(&P::depth_rule, {.name = "depth_rule",
-                                .default_value = "jpw",
-                                .choices = {"jpw", "theorem2", "half-m", "m", "fixed"},
-                                .doc = "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous feature, "
-                                       "an assumption; domain size per discrete feature); others as smooth-rdf"})
-          .add(&P::depth,
-               {.name = "depth", .default_value = "0", .min = 0, .max = 40, .doc = "depth when depth_rule = fixed"})
-          .add(&P::round_up, {.name = "round_up",
-                              .default_value = "false",
-                              .doc = "ceil instead of floor for the depth (not stated, §7.2)"})
+          .add(&P::depth_rule, param::choice("depth_rule", "jpw", {"jpw", "theorem2", "half-m", "m", "fixed"},
+                                             "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous "
+                                             "feature, an assumption; domain size per discrete feature); others as "
+                                             "smooth-rdf"))
+          .add(&P::depth, param::count("depth", 0, 0, 40, "depth when depth_rule = fixed"))
+          .add(&P::round_up, param::flag("round_up", false, "ceil instead of floor for the depth (not stated, §7.2)"))
           .add(&P::coded,
-               {.name = "version",
-                .default_value = "coded",
-                .doc = "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, majority "
-                       "vote (the authors' JAG code); original: noise on every leaf's counts, summed over trees "
-                       "(reconstructed, [R]). AUC score (smooth-rdf.md §5.2, §7.8, open in the paper): coded = "
-                       "fraction of trees voting for the class; original = the summed noisy counts, clamped at 0 and "
-                       "normalised"},
+               param::choice("version", "coded",
+                             "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, "
+                             "majority vote (the authors' JAG code); original: noise on every leaf's counts, summed "
+                             "over trees (reconstructed, [R]). AUC score (smooth-rdf.md §5.2, §7.8, open in the "
+                             "paper): coded = fraction of trees voting for the class; original = the summed noisy "
+                             "counts, clamped at 0 and normalised"),
                {{"coded", true}, {"original", false}})
           .add(&P::domains_from_training,
-               {.name = "domains",
-                .default_value = "training",
-                .doc = "feature domains and class set from the training rows (authors' code) or the registry"},
+               param::choice("domains", "training",
+                             "feature domains and class set from the training rows (authors' code) or the registry"),
                {{"training", true}, {"public", false}})
           .add(&P::strict, param::strict());
   return set;
@@ -121,34 +115,29 @@ class JpwLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> jpw_algorithms() {
-  AlgorithmInfo a{
-      .name = "jpw",
-      .summary =
-          "JPW random decision trees (Jagannathan et al. 2009/2012) as Fletcher & Islam ran them: 10 random "
-          "trees of depth min(m/2, log_b n - 1) on all rows with epsilon/tau each, noisy leaf counts",
-      .papers = "smooth-rdf",
-      .tasks = {TaskKind::kClassification},
-      .params = jpw_params().specs({}),
-      .privacy_status = [](const Params& p, TaskKind) -> std::string {
-        if (p.get_bool("strict")) return "epsilon-DP";
-        std::string why;
-        auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
-        if (p.get_string("domains") == "training")
-          add("feature domains, the class set (and, for depth_rule jpw, the branching factor) come from the training "
-              "rows "
-              "(smooth-rdf.md §1.2)");
-        if (p.get_string("depth_rule") == "jpw")
-          add("the depth min(m/2, log_b n - 1) reads the exact n, private under add/remove-one");
-        if (p.get_string("version") == "coded")
-          add("tied noisy counts go to the class seen first among the leaf's rows (row order), and empty leaves get a "
-              "uniform "
-              "label instead of the noisy-count argmax");
-        if (why.empty()) return "epsilon-DP";
-        return "published, not epsilon-DP: " + why +
-               "; strict repairs each (the leaf noise itself is the Laplace mechanism)";
-      },
-      .make = learner_factory<JpwLearner>(jpw_params())};
-  return {a};
+  AlgorithmInfo a = describe(
+      "jpw", "smooth-rdf", kClassificationTask,
+      "JPW random decision trees (Jagannathan et al. 2009/2012) as Fletcher & Islam ran them: 10 random "
+      "trees of depth min(m/2, log_b n - 1) on all rows with epsilon/tau each, noisy leaf counts");
+  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
+    if (p.get_bool("strict")) return "epsilon-DP";
+    std::string why;
+    auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+    if (p.get_string("domains") == "training")
+      add("feature domains, the class set (and, for depth_rule jpw, the branching factor) come from the training "
+          "rows "
+          "(smooth-rdf.md §1.2)");
+    if (p.get_string("depth_rule") == "jpw")
+      add("the depth min(m/2, log_b n - 1) reads the exact n, private under add/remove-one");
+    if (p.get_string("version") == "coded")
+      add("tied noisy counts go to the class seen first among the leaf's rows (row order), and empty leaves get a "
+          "uniform "
+          "label instead of the noisy-count argmax");
+    if (why.empty()) return "epsilon-DP";
+    return "published, not epsilon-DP: " + why +
+           "; strict repairs each (the leaf noise itself is the Laplace mechanism)";
+  };
+  return {with_learner<JpwLearner>(a, jpw_params())};
 }
 
 }  // namespace dpf

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/lumberjack/calibration.hpp"
 #include "algorithms/lumberjack/tree.hpp"
@@ -35,22 +36,17 @@ const ParamSet<LumberjackParams>& lumberjack_params() {
           .add(&P::epsilon, param::epsilon("total epsilon of the forest (authors' yaml: 4)"))
           .add(&P::delta, param::delta("1e-6", "total delta of the forest (authors' yaml: 1e-6)"))
           .add(&P::splitting_fraction,
-               {.name = "splitting_fraction",
-                .default_value = "0.7",
-                .min = 0,
-                .max = 1,
-                .min_exclusive = true,
-                .doc = "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly in "
-                       "(0, 1) (yaml: 0.7)"})
+               param::share("splitting_fraction", "0.7",
+                            "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly "
+                            "in (0, 1) (yaml: 0.7)"))
           .add(&P::n_trees, param::n_trees(100, "T (the authors' n_estimators; code default 100, yaml 1)"))
           .add(&P::max_depth, param::max_depth(32, "h, the tree height (code default 32, yaml 90)", 1, 200))
           .add(&P::leaf,
-               {.name = "leaf_algorithm",
-                .default_value = "noisy_majority",
-                .doc = "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); "
-                       "exponential_mechanism: Gumbel noisy max with scale 1/sqrt(8 rho_tree) (yaml) — rho_tree-zCDP "
-                       "because counts are monotone under add/remove; under replace-one the scale would have to double "
-                       "(lumberjack.md §3.3 factor-of-2 caveat)"},
+               param::choice("leaf_algorithm", "noisy_majority",
+                             "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); "
+                             "exponential_mechanism: Gumbel noisy max with scale 1/sqrt(8 rho_tree) (yaml) — "
+                             "rho_tree-zCDP because counts are monotone under add/remove; under replace-one the scale "
+                             "would have to double (lumberjack.md §3.3 factor-of-2 caveat)"),
                {{"noisy_majority", LeafAlgorithm::kNoisyMajority},
                 {"exponential_mechanism", LeafAlgorithm::kExponentialMechanism}})
           .declare(param::strict())  // the default is already the repaired form (privacy_status)
@@ -116,6 +112,34 @@ class LumberjackModel : public Model {
       }
     }
     return r;
+  }
+
+  // The release as node arrays per tree (children before parents, as grown): feature and threshold
+  // of every split (-1 for a leaf), its children, every leaf's label. No row counts, no query counts.
+  void save(JsonWriter& w) const override {
+    w.begin_object();
+    w.field("kind", "lumberjack").field("n_classes", n_classes);
+    w.key("trees").begin_array();
+    for (const Tree& t : trees) {
+      std::vector<int64_t> feature, left, right, label, depth;
+      std::vector<double> threshold;
+      for (const lumberjack::Node& n : t.nodes) {
+        feature.push_back(n.feature);
+        depth.push_back(n.depth);
+        if (n.feature < 0) {
+          label.push_back(n.label);
+          continue;
+        }
+        threshold.push_back(n.threshold);
+        left.push_back(n.left);
+        right.push_back(n.right);
+      }
+      w.begin_object().field("root", t.root).int_array("feature", feature).int_array("depth", depth);
+      w.exact_array("threshold", threshold).int_array("left", left).int_array("right", right).int_array("label", label);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
   }
 
   ModelStats stats() const override {
@@ -269,36 +293,70 @@ class LumberjackLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> lumberjack_algorithms() {
-  AlgorithmInfo a{
-      .name = "lumberjack",
-      .summary =
-          "Lumberjack (Lebeda et al. 2026): deep data-independent random trees on all rows, pruned by an "
-          "(eps, delta)-DP Gaussian sparse-histogram heavy-hitter test, noisy-count leaves, majority vote",
-      .papers = "lumberjack",
-      .tasks = {TaskKind::kClassification},
-      .quirks = {
-          {"as_coded_suppression",
-           "dp_alternative_sparse.py lines 950-962: nodes with n <= 2 are suppressed deterministically and a node is "
-           "heavy iff n + N(0, sigma^2) >= tau; the GSHM calibration (p = Phi(tau/sigma)) does not cover a 2 -> 3 "
-           "change, so the release is not certified (lumberjack.md §4.2-§4.3). Default: only n = 0 suppressed, "
-           "integer threshold ceil(tau) + 2 (covers an appearing count of 1 under discrete noise)"},
-          {"argmin_threshold",
-           "threshold_calculator.py: invalid (sigma, tau) candidates are stored as tau = -1 and argmin picks them, "
-           "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
-           "changes nothing when sigma_min is valid (every worked setting of §3.2)"},
-      }};
-  a.params = lumberjack_params().specs(a.quirks);
-  a.privacy_bound = [](const Params& p, TaskKind) {
-    const double e = p.get_double("epsilon");
-    return PrivacyBound{e, e, p.get_double("delta")};
+  AlgorithmInfo a = describe(
+      "lumberjack", "lumberjack", kClassificationTask,
+      "Lumberjack (Lebeda et al. 2026): deep data-independent random trees on all rows, pruned by an "
+      "(eps, delta)-DP Gaussian sparse-histogram heavy-hitter test, noisy-count leaves, majority vote");
+  a.quirks = {
+      {"as_coded_suppression",
+       "dp_alternative_sparse.py lines 950-962: nodes with n <= 2 are suppressed deterministically and a node is "
+       "heavy iff n + N(0, sigma^2) >= tau; the GSHM calibration (p = Phi(tau/sigma)) does not cover a 2 -> 3 "
+       "change, so the release is not certified (lumberjack.md §4.2-§4.3). Default: only n = 0 suppressed, "
+       "integer threshold ceil(tau) + 2 (covers an appearing count of 1 under discrete noise)"},
+      {"argmin_threshold",
+       "threshold_calculator.py: invalid (sigma, tau) candidates are stored as tau = -1 and argmin picks them, "
+       "making every queried node heavy (lumberjack.md §3.2 'code bug'); default: the smallest valid tau. It "
+       "changes nothing when sigma_min is valid (every worked setting of §3.2)"},
   };
-  a.privacy_status = [](const Params&, TaskKind) -> std::string {
-    // strict changes nothing: the default is already the repaired form (public classes and bounds,
-    // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
-    return kApproxDpLabel;
-  };
-  a.make = learner_factory<LumberjackLearner>(lumberjack_params());
-  return {a};
+  a.privacy_bound = nominal_epsilon_delta;
+  // strict changes nothing: the default is already the repaired form (public classes and bounds,
+  // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
+  a.privacy_status = [](const Params&, TaskKind) -> std::string { return kApproxDpLabel; };
+  return {with_learner<LumberjackLearner>(a, lumberjack_params())};
+}
+
+std::unique_ptr<Model> load_lumberjack_model(const JsonIn& in, const Schema& schema) {
+  auto model = std::make_unique<LumberjackModel>();
+  model->n_classes = static_cast<int>(in["n_classes"].integer(2, 1000));
+  if (static_cast<std::size_t>(model->n_classes) != schema.target.n_classes())
+    in["n_classes"].fail_here("does not match the schema's " + std::to_string(schema.target.n_classes()) + " classes");
+  const JsonIn trees = in["trees"];
+  if (trees.size() == 0) trees.fail_here("a lumberjack forest needs at least one tree");
+  const auto n_features = static_cast<int64_t>(schema.n_features());
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    const JsonIn t = trees.at(i);
+    const std::vector<int64_t> feature = t["feature"].integers(-1, n_features - 1);
+    const auto n = static_cast<int64_t>(feature.size());
+    const std::vector<int64_t> depth = t["depth"].integers(0, 1 << 20);
+    const std::vector<double> threshold = t["threshold"].numbers();
+    const std::vector<int64_t> left = t["left"].integers(0, n - 1), right = t["right"].integers(0, n - 1);
+    const std::vector<int64_t> label = t["label"].integers(0, model->n_classes - 1);
+    Tree& tree = model->trees.emplace_back();
+    tree.root = static_cast<int32_t>(t["root"].integer(0, n - 1));
+    if (depth.size() != feature.size()) t["depth"].fail_here("needs one entry per node");
+    std::size_t split = 0, leaf = 0;
+    tree.nodes.resize(feature.size());
+    for (int64_t k = 0; k < n; ++k) {
+      lumberjack::Node& node = tree.nodes[static_cast<std::size_t>(k)];
+      node.feature = static_cast<int32_t>(feature[static_cast<std::size_t>(k)]);
+      node.depth = static_cast<int32_t>(depth[static_cast<std::size_t>(k)]);
+      if (node.feature < 0) {
+        if (leaf >= label.size()) t["label"].fail_here("ends before node " + std::to_string(k));
+        node.label = static_cast<int32_t>(label[leaf++]);
+        continue;
+      }
+      if (split >= threshold.size() || split >= left.size() || split >= right.size())
+        t.fail_here("threshold, left or right ends before node " + std::to_string(k));
+      node.threshold = threshold[split];
+      node.left = static_cast<int32_t>(left[split]);
+      node.right = static_cast<int32_t>(right[split]);
+      ++split;
+      // Children before their parent (post-order, as grown), so routing always ends at a leaf.
+      if (node.left >= k || node.right >= k) t.fail_here("node " + std::to_string(k) + ": a child is not stored before it");
+    }
+    if (split != threshold.size() || leaf != label.size()) t.fail_here("the node arrays hold more entries than the nodes use");
+  }
+  return model;
 }
 
 }  // namespace dpf

@@ -6,12 +6,16 @@
 // majority vote over the one-hot leaves. The fit is (epsilon, delta)-DP under add/remove-one by basic
 // composition of the two parts (§3 item 3).
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "algorithms/common/algorithm_info.hpp"
+#include "core/util/json_read.hpp"
 
 namespace dpf {
 
 std::vector<AlgorithmInfo> lumberjack_algorithms();  // lumberjack
+// The model written by its save() (the loader table, algorithms/model_io.cpp).
+std::unique_ptr<Model> load_lumberjack_model(const JsonIn& in, const Schema& schema);
 
 }  // namespace dpf

@@ -25,8 +25,11 @@ class Discretiser {
   // `cutoffs`: "name=c1/c2/... name2=..." (';' or blanks between features; the authors' cut-offs). Every numeric
   // feature must have an entry; an unknown name or a categorical feature listed is an error.
   Discretiser(const Schema& schema, const std::string& cutoffs);
+  // A saved one (model_io.cpp): per feature its code count and cut-offs (none: a categorical code).
+  Discretiser(std::vector<int> sizes, std::vector<std::vector<double>> cuts) : sizes_(std::move(sizes)), cuts_(std::move(cuts)) {}
   std::size_t n_features() const { return sizes_.size(); }
   int size(std::size_t f) const { return sizes_[f]; }
+  const std::vector<double>& cuts(std::size_t f) const { return cuts_[f]; }
   // Codes of the given rows: rows.size() × n_features, row-major.
   std::vector<int> encode(const Dataset& data, std::span<const uint32_t> rows) const;
 

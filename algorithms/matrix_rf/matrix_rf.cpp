@@ -62,49 +62,30 @@ ParamSet<MrfParams> method_params(Method method) {
   if (method != Method::kTrees) set.add(&P::epsilon, param::epsilon());
   set.add(&P::n_trees, param::n_trees(16, "τ, trees over all ensembles (τ_i = ⌊τ/q⌋)"))
       .add(&P::max_depth, param::max_depth(3, "h, depth of every random tree", 0, 64))
-      .add(&P::n_ensembles, {.name = "n_ensembles",
-                             .default_value = "1",
-                             .min = 1,
-                             .max = 10000,
-                             .doc = "q, ensembles over random feature subsets (Alg. 3)"})
-      .add(&P::ensemble_features, {.name = "ensemble_features",
-                                   .default_value = "0",
-                                   .min = 0,
-                                   .max = 100000,
-                                   .doc = "d̄, features per ensemble (0: all features)"})
-      .add(&P::cutoffs, {.name = "cutoffs",
-                         .doc = "right-closed cut-offs of numeric features, \"name=c1/c2;...\" (spec §5.1), or "
-                                "\"equal-width:K\": K equal-width bins of every numeric feature's public domain (a "
-                                "data-independent rule; configs/benchmark)"})
-      .add(&P::per_dataset, {.name = "per_dataset",
-                             .doc = "per-dataset settings \"car{max_depth=4, n_trees=128} iris{...}\" (keys n_trees, "
-                                    "max_depth, n_ensembles, ensemble_features, cutoffs, p); rows report the effective "
-                                    "values"});
+      .add(&P::n_ensembles,
+           param::count("n_ensembles", 1, 1, 10000, "q, ensembles over random feature subsets (Alg. 3)"))
+      .add(&P::ensemble_features,
+           param::count("ensemble_features", 0, 0, 100000, "d̄, features per ensemble (0: all features)"))
+      .add(&P::cutoffs, param::text("cutoffs",
+                                    "right-closed cut-offs of numeric features, \"name=c1/c2;...\" (spec §5.1), or "
+                                    "\"equal-width:K\": K equal-width bins of every numeric feature's public domain "
+                                    "(a data-independent rule; configs/benchmark)"))
+      .add(&P::per_dataset, param::text("per_dataset",
+                                        "per-dataset settings \"car{max_depth=4, n_trees=128} iris{...}\" (keys "
+                                        "n_trees, max_depth, n_ensembles, ensemble_features, cutoffs, p); rows "
+                                        "report the effective values"));
   if (method == Method::kTrain || method == Method::kPredict || method == Method::kSubsample) {
     std::vector<std::string> choices = {"identity", "hdmm"};
     if (method == Method::kTrain) choices.push_back("hdmm-full");
-    set.add(&P::strategy, {.name = "strategy",
-                           .default_value = "identity",
-                           .choices = choices,
-                           .doc = "strategy A: identity (the published runs), hdmm (HDMM OPT), hdmm-full (training: "
-                                  "p-Identity on the whole domain)"})
-        .add(&P::p, {.name = "p",
-                     .default_value = "1",
-                     .min = 1,
-                     .max = 4096,
-                     .doc = "p of the p-Identity templates (the authors: 1)"})
-        .declare({.name = "restarts",
-                  .type = ParamType::kInt,
-                  .default_value = "1",
-                  .min = 1,
-                  .max = 1000,
-                  .doc = "p-Identity: best of this many random starts (the authors: 1; investigation)"})
-        .declare({.name = "init_scale",
-                  .type = ParamType::kDouble,
-                  .default_value = "1",
-                  .min = 1e-9,
-                  .max = 1e9,
-                  .doc = "p-Identity: start Θ i.i.d. Uniform[0, init_scale) (the authors: 1; small = near identity)"})
+    set.add(&P::strategy, param::choice("strategy", "identity", choices,
+                                        "strategy A: identity (the published runs), hdmm (HDMM OPT), hdmm-full "
+                                        "(training: p-Identity on the whole domain)"))
+        .add(&P::p, param::count("p", 1, 1, 4096, "p of the p-Identity templates (the authors: 1)"))
+        .declare(param::count("restarts", 1, 1, 1000,
+                              "p-Identity: best of this many random starts (the authors: 1; investigation)"))
+        .declare(param::real("init_scale", "1", 1e-9, 1e9,
+                             "p-Identity: start Θ i.i.d. Uniform[0, init_scale) (the authors: 1; small = near "
+                             "identity)"))
         .then([](P& m, const Params& v) {
           m.start.restarts = v.get_int("restarts");
           m.start.init_scale = v.get_double("init_scale");
@@ -116,13 +97,10 @@ ParamSet<MrfParams> method_params(Method method) {
             {{"weight", true}, {"hard", false}});
   if (is_prediction_release(method))
     set.add(&P::query_batch,
-            {.name = "query_batch",
-             .default_value = "0",
-             .min = 0,
-             .max = 100000000,
-             .doc = "b, queries per private release (Fig. 3b, App. Fig. 4): 0 = the test rows are one batch; b > 0 = "
-                    "the test rows, in random order, answered by independent releases of b queries each (every "
-                    "release spends ε; the row's accuracy is their mean)"});
+            param::count("query_batch", 0, 0, 100000000,
+                         "b, queries per private release (Fig. 3b, App. Fig. 4): 0 = the test rows are one batch; "
+                         "b > 0 = the test rows, in random order, answered by independent releases of b queries "
+                         "each (every release spends ε; the row's accuracy is their mean)"));
   return set.add(&P::strict, param::strict());
 }
 

@@ -12,11 +12,13 @@
 // rows are answered by ⌈rows/b⌉ independent releases of b queries (Fig. 3b, App. Fig. 4), each with
 // its own ledger and budget ε; the row reports one release's epsilon_spent and query_releases.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "algorithms/matrix_rf/forest.hpp"
 #include "algorithms/common/algorithm_info.hpp"
+#include "core/util/json_read.hpp"
 
 namespace dpf::mrf {
 
@@ -59,8 +61,12 @@ MrfParams resolve_for_dataset(const MrfParams& p, const std::string& dataset);
 
 std::vector<AlgorithmInfo> matrix_rf_algorithms();
 
+// A model written by MrfModel::save (model_io.cpp), checked against the schema it predicts on.
+std::unique_ptr<Model> load_matrix_rf_model(const JsonIn& in, const Schema& schema);
+
 }  // namespace dpf::mrf
 
 namespace dpf {
+using mrf::load_matrix_rf_model;
 using mrf::matrix_rf_algorithms;
 }

@@ -34,9 +34,14 @@ class MrfModel : public Model {
   ModelStats stats() const override;
   std::string describe() const override;
   std::vector<std::pair<std::string, std::string>> extra_columns() const override;
+  const PrivacyLedger* release_ledger() const override { return released_ ? &release_ : nullptr; }
   // Training methods: every ensemble's released noisy leaf-count matrix (the trees are public: drawn from
   // the seed over public cut-offs). Prediction methods release in predict() and throw, saying so.
   Release released() const override;
+  // Training methods and the non-private trees: the discretiser, every ensemble's trees (public:
+  // drawn over public cut-offs) and its released noisy leaf counts (model_io.cpp). Prediction methods
+  // refuse: their fitted model holds the exact leaf counts, and the release happens in predict().
+  void save(JsonWriter& w) const override;
 
   std::vector<EnsembleFit> ensembles;
   StrategyReport report;

@@ -97,19 +97,30 @@ void MrfPolicy::presort(const HonestView& node) {
 
 // The loop will send the split's left rows to the front of the node's range; keep every presorted
 // copy in step (stable, so each child's segment stays sorted).
+// Stable partition of seg[0, n) by flag(i) (left first), without a branch per element: every
+// element is written to both the kept prefix and the scratch, and only the right counter advances.
+template <class T, class Flag>
+static void stable_partition_by(T* seg, std::size_t n, Flag flag, std::vector<T>& tmp) {
+  tmp.resize(n);
+  std::size_t w = 0, t = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const T x = seg[i];
+    const std::size_t f = flag(i) ? 1 : 0;
+    seg[w] = x;
+    tmp[t] = x;
+    w += f;
+    t += f ^ 1;
+  }
+  std::copy(tmp.begin(), tmp.begin() + static_cast<std::ptrdiff_t>(t), seg + w);
+}
+
 void MrfPolicy::partition_presorted(const HonestView& node, const SplitChoice& c) {
   for (uint32_t r : node.s) left_[r] = goes_left(node.data, c, r) ? 1 : 0;
   for (int f = 0; f < n_features_; ++f) {
     if (!presorted(node, f)) continue;
     auto& v = sorted_[static_cast<std::size_t>(f)];
     auto* seg = v.data() + node.s_offset;
-    tmp_.clear();
-    std::size_t w = 0;
-    for (std::size_t i = 0; i < node.s.size(); ++i) {
-      if (left_[seg[i]]) seg[w++] = seg[i];
-      else tmp_.push_back(seg[i]);
-    }
-    std::copy(tmp_.begin(), tmp_.end(), seg + w);
+    stable_partition_by(seg, node.s.size(), [&](std::size_t i) { return left_[seg[i]] != 0; }, tmp_);
   }
   if (seg_rows_.size() < node.s_offset + node.s.size()) return;
   // The code caches: flags from the rows of the cache's own order, then one stable pass per array.
@@ -117,13 +128,7 @@ void MrfPolicy::partition_presorted(const HonestView& node, const SplitChoice& c
   flag_.resize(n);
   for (std::size_t i = 0; i < n; ++i) flag_[i] = left_[seg_rows_[off + i]];
   auto stable = [&](auto* seg, auto& tmp) {
-    tmp.clear();
-    std::size_t w = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (flag_[i]) seg[w++] = seg[i];
-      else tmp.push_back(seg[i]);
-    }
-    std::copy(tmp.begin(), tmp.end(), seg + w);
+    stable_partition_by(seg, n, [&](std::size_t i) { return flag_[i] != 0; }, tmp);
   };
   for (auto& k : codes_)
     if (k.size() >= off + n) stable(k.data() + off, tmp8_);

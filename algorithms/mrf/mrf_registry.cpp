@@ -3,6 +3,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/mrf/mrf.hpp"
 #include "algorithms/mrf/mrf_strict.hpp"
@@ -78,22 +79,19 @@ ParamSet<MrfParams> common_params() {
       .add(&P::min_leaf, param::min_leaf(5, "k, minimum leaf size on estimation points (§1.9: 5)"))
       .add(&P::partition_rate, param::partition_rate("r = |S|/|E| (§1.2: 1)"))
       .add(&P::stop,
-           {.name = "stop",
-            .default_value = "ref",
-            .doc = "ref: the code's control flow (children with <= k estimation points become leaves); paper: a split "
-                   "is kept only if both estimation children hold >= k (§1.7)"},
+           param::choice("stop", "ref",
+                         "ref: the code's control flow (children with <= k estimation points become leaves); paper: "
+                         "a split is kept only if both estimation children hold >= k (§1.7)"),
            {{"ref", HonestStop::kRef}, {"paper", HonestStop::kPaper}})
       .add(&P::all_continuous,
-           {.name = "feature_types",
-            .default_value = "schema",
-            .doc = "schema: categorical features split one-vs-rest, numeric at midpoints; continuous: all at midpoints "
-                   "of codes"},
+           param::choice("feature_types", "schema",
+                         "schema: categorical features split one-vs-rest, numeric at midpoints; continuous: all at "
+                         "midpoints of codes"),
            {{"schema", false}, {"continuous", true}})
       .add(&P::random_ties,
-           {.name = "ties",
-            .default_value = "random",
-            .doc = "hard-vote ties (eq. 6): random = uniform over the tied classes (the spec), lowest = lowest class "
-                   "index"},
+           param::choice("ties", "random",
+                         "hard-vote ties (eq. 6): random = uniform over the tied classes (the spec), lowest = lowest "
+                         "class index"),
            {{"random", true}, {"lowest", false}});
 }
 
@@ -101,22 +99,12 @@ const ParamSet<MrfParams>& mrf_params() {
   using P = MrfParams;
   static const ParamSet<P> set =
       common_params()
-          .add(&P::b1,
-               {.name = "b1",
-                .default_value = "5",
-                .min = 0,
-                .max = INFINITY,
-                .doc = "B1 of the feature softmax exp(B1 Î/2) (§1.9: 5 in demo.py, 10 in MultinomialRF's default)"})
-          .add(&P::b2, {.name = "b2",
-                        .default_value = "5",
-                        .min = 0,
-                        .max = INFINITY,
-                        .doc = "B2 of the value softmax exp(B2 Î/2)"})
-          .add(&P::b3, {.name = "b3",
-                        .default_value = "inf",
-                        .min = 0,
-                        .max = INFINITY,
-                        .doc = "B3 of the leaf-label softmax exp(B3 n_c/2); inf = majority (§1.9)"});
+          .add(&P::b1, param::real("b1", "5", 0, INFINITY,
+                                   "B1 of the feature softmax exp(B1 Î/2) (§1.9: 5 in demo.py, 10 in MultinomialRF's "
+                                   "default)"))
+          .add(&P::b2, param::real("b2", "5", 0, INFINITY, "B2 of the value softmax exp(B2 Î/2)"))
+          .add(&P::b3, param::real("b3", "inf", 0, INFINITY,
+                                   "B3 of the leaf-label softmax exp(B3 n_c/2); inf = majority (§1.9)"));
   return set;
 }
 
@@ -130,55 +118,38 @@ const ParamSet<MrfParams>& mrf_dp_params() {
                                                "of §1.10)",
                                                0, 64))
           .add(&P::parallel_s_e,
-               {.name = "dp_compose",
-                .default_value = "parallel",
-                .doc = "per-tree composition of structure and labels: parallel max(d(B1+B2), B3) = ε/M (the paper), "
-                       "or sequential d(B1+B2) + B3 = ε/M (half each)"},
+               param::choice("dp_compose", "parallel",
+                             "per-tree composition of structure and labels: parallel max(d(B1+B2), B3) = ε/M (the "
+                             "paper), or sequential d(B1+B2) + B3 = ε/M (half each)"),
                {{"parallel", true}, {"sequential", false}})
-          .add(&P::strict, {.name = "strict",
-                            .default_value = "false",
-                            .doc = "true: the repaired ε-DP variant (mrf_strict.hpp): public threshold grids and "
-                                   "categories, count-scale Gini utility with sensitivity 2, depth-cap stops only, "
-                                   "Bernoulli S/E, all-class leaf labels; needs max_depth"})
-          .add(&P::n_thresholds, {.name = "n_thresholds",
-                                  .default_value = "16",
-                                  .min = 1,
-                                  .max = 100000,
-                                  .doc = "strict: T evenly spaced thresholds inside the node's public interval per "
-                                         "numeric feature"});
+          .add(&P::strict, param::flag("strict", false,
+                                       "true: the repaired ε-DP variant (mrf_strict.hpp): public threshold grids and "
+                                       "categories, count-scale Gini utility with sensitivity 2, depth-cap stops "
+                                       "only, Bernoulli S/E, all-class leaf labels; needs max_depth"))
+          .add(&P::n_thresholds, param::count("n_thresholds", 16, 1, 100000,
+                                              "strict: T evenly spaced thresholds inside the node's public interval "
+                                              "per numeric feature"));
   return set;
 }
 
 }  // namespace
 
 std::vector<AlgorithmInfo> mrf_algorithms() {
-  AlgorithmInfo a{.name = "multinomial-rf",
-                  .summary = "Multinomial random forest (Bai et al.): S/E partition per tree, softmax draws of feature "
-                             "(B1) and value (B2) over min-max normalised Gini decreases, majority (B3 = inf) or softmax "
-                             "(B3) leaf labels",
-                  .papers = "multinomial-rf",
-                  .tasks = {TaskKind::kClassification},
-                  .params = mrf_params().specs({}),
-                  .private_algorithm = false,
-                  .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
-                  .make = learner_factory<MrfLearner>(mrf_params(), MrfParams{.name = "multinomial-rf"})};
-  AlgorithmInfo d{.name = "multinomial-rf-dp",
-                  .summary = "MRF in its privacy mode (§3.4, Lemmas 5-7, Theorem 2 as reconstructed in §1.10): depth "
-                             "cap d, B1 = B2 = ε/(2Md), B3 = ε/M, label mechanism over all classes at every leaf",
-                  .papers = "multinomial-rf",
-                  .tasks = {TaskKind::kClassification},
-                  .params = mrf_dp_params().specs({}),
-                  .private_algorithm = true,
-                  .make = learner_factory<MrfLearner>(mrf_dp_params(), MrfParams{.name = "multinomial-rf-dp", .dp = true})};
-  d.privacy_status = [](const Params& q, TaskKind) {
-    if (q.get_bool("strict")) return std::string("epsilon-DP");
-    return std::string(
-        "published, not epsilon-DP: the candidate thresholds (data values and midpoints), the candidate-feature "
-        "set and the k-based and purity stops depend on the data, and the min-max normalisation over "
-        "data-dependent candidates has unbounded sensitivity (multinomial-rf.md §1.10; strict=true repairs "
-        "them); the ledger composes the paper's claimed B1, B2, B3");
-  };
-  return {a, d};
+  AlgorithmInfo a = describe_non_private(
+      "multinomial-rf", "multinomial-rf", kClassificationTask,
+      "Multinomial random forest (Bai et al.): S/E partition per tree, softmax draws of feature (B1) and value (B2) "
+      "over min-max normalised Gini decreases, majority (B3 = inf) or softmax (B3) leaf labels");
+  AlgorithmInfo d = describe(
+      "multinomial-rf-dp", "multinomial-rf", kClassificationTask,
+      "MRF in its privacy mode (§3.4, Lemmas 5-7, Theorem 2 as reconstructed in §1.10): depth cap d, "
+      "B1 = B2 = ε/(2Md), B3 = ε/M, label mechanism over all classes at every leaf");
+  d.privacy_status = dp_when_strict(
+      "the candidate thresholds (data values and midpoints), the candidate-feature set and the k-based and purity "
+      "stops depend on the data, and the min-max normalisation over data-dependent candidates has unbounded "
+      "sensitivity (multinomial-rf.md §1.10; strict=true repairs them); the ledger composes the paper's claimed "
+      "B1, B2, B3");
+  return {with_learner<MrfLearner>(a, mrf_params(), MrfParams{.name = "multinomial-rf"}),
+          with_learner<MrfLearner>(d, mrf_dp_params(), MrfParams{.name = "multinomial-rf-dp", .dp = true})};
 }
 
 }  // namespace dpf

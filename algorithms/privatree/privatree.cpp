@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
+#include <optional>
+#include <utility>
 
 #include "algorithms/common/forest_fit.hpp"
-#include "algorithms/common/occupancy.hpp"
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
-#include "algorithms/privatree/bins.hpp"
+#include "algorithms/privatree/grower.hpp"
 #include "core/privacy/mechanisms.hpp"
-#include "core/tree/forest.hpp"
 #include "core/util/error.hpp"
 
 // Reconstructed from the authors' code at HEAD where privatree.md is silent (no code copied):
@@ -77,103 +77,42 @@ const ParamSet<PrivaTreeParams>& privatree_params() {
           .add(&P::max_depth,
                param::max_depth(3, "depth d of the complete tree (code default 3; experiments 4)", 1, 16))
           .add(&P::max_bins, param::max_bins(10, "equal-width bins per numerical feature (B, default 10)"))
-          .add(&P::success_prob, {.name = "leaf_label_success_prob",
-                                  .default_value = "0.99",
-                                  .min = 0,
-                                  .max = 1,
-                                  .min_exclusive = true,
-                                  .doc = "p_s: target probability of the correct leaf label in the leaf-budget formula "
-                                         "(privatree.md §3), < 1"})
-          .add(&P::leaf_share, {.name = "max_leaf_epsilon_share",
-                                .default_value = "0.5",
-                                .min = 0,
-                                .max = 1,
-                                .min_exclusive = true,
-                                .doc = "largest share of ε the leaves may get (privatree.md §3 step 3)"})
+          .add(&P::success_prob, param::share("leaf_label_success_prob", "0.99",
+                                              "p_s: target probability of the correct leaf label in the leaf-budget "
+                                              "formula (privatree.md §3), < 1"))
+          .add(&P::leaf_share,
+               param::share("max_leaf_epsilon_share", "0.5", "largest share of ε the leaves may get (privatree.md §3 step 3)"))
           .add(&P::strict, param::strict());
   return set;
 }
 
 class PrivaTreeLearner : public Learner {
  public:
-  explicit PrivaTreeLearner(const PrivaTreeParams& p)
-      : epsilon_(p.epsilon), max_depth_(p.max_depth), max_bins_(p.max_bins), success_prob_(p.success_prob),
-        leaf_share_(p.leaf_share), strict_(p.strict) {
-    check_epsilon_param("privatree", epsilon_);
-    require(success_prob_ < 1.0, "privatree: leaf_label_success_prob must be < 1, got ", success_prob_);
+  explicit PrivaTreeLearner(const PrivaTreeParams& p) : p_(p) {
+    check_epsilon_param("privatree", p_.epsilon);
+    require(p_.success_prob < 1.0, "privatree: leaf_label_success_prob must be < 1, got ", p_.success_prob);
   }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
-    require(data.task() == TaskKind::kClassification, "privatree: classification only");
-    require(data.n_features() >= 1, "privatree: needs at least one feature");
-    const int k = static_cast<int>(data.n_classes());  // public class list (schema)
-    require(k >= 1, "privatree: the schema lists no classes");
-
-    // Budget (privatree.md §3, privatree.py __distribute_epsilon, "auto" shares, HEAD branch).
-    // Published: the exact n (self.n_samples_). Strict: ñ paid with kNEpsilonShare of ε.
-    const RowCountForDepth n(ctx, rows.size(), epsilon_, strict_);
-    const double eps = n.epsilon_left();
-    const double required = n.n() > 0 ? privatree_worst_expected_error(k) * std::ldexp(1.0, max_depth_) /
-                                            (n.n() * (1.0 - success_prob_))
-                                      : std::numeric_limits<double>::infinity();
-    State st{data, privatree_bins(data, rows, max_bins_, PrivaTreeEdges::kUniform), k, 0.0, 0.0, ctx.ledger, Tree(k), {}};
-    st.eps_leaf = std::min(leaf_share_ * eps, required);            // §3 step 3
-    st.eps_node = (eps - st.eps_leaf) / max_depth_;                 // §3 step 4 (HEAD): per level
-    st.rows.assign(rows.begin(), rows.end());
-
-    st.tree.add_nodes(1, 0);
-    const Rng rng = ctx.rng.derive("tree").derive(uint64_t{0});
-    grow(st, 0, 0, st.rows.size(), 0, PrivacyLedger::kRoot, rng);
-
-    auto model = std::make_unique<ForestModel>("privatree", TaskKind::kClassification, k, Vote::kHard);
-    model->set_n_train(rows.size());
-    model->add_tree(std::move(st.tree));
-    ctx.ledger.check_within(epsilon_, "privatree");
-    model->set_ledger_summary(ctx.ledger.summary());
-    return model;
+    return fit_privatree({"privatree", PrivaTreeEdges::kUniform, true}, p_, data, rows, ctx,
+                         [this](const PrivaTreeNode& node) { return split(node); });
   }
 
  private:
-  struct State {
-    const Dataset& data;
-    PrivaTreeBins binned;
-    int k;
-    double eps_leaf, eps_node;
-    PrivacyLedger& ledger;
-    Tree tree;
-    std::vector<uint32_t> rows;
-  };
-
-  void grow(State& st, int32_t node, std::size_t begin, std::size_t end, int depth, PrivacyLedger::ScopeId parent,
-            const Rng& tree_rng) const {
-    const std::span<uint32_t> rows(st.rows.data() + begin, end - begin);
-    st.tree.mutable_nodes()[static_cast<std::size_t>(node)].count = static_cast<int32_t>(rows.size());
-    const PrivacyLedger::ScopeId scope = st.ledger.open_scope(parent, Composition::kSequential);
-    Rng rng = tree_rng.derive(static_cast<uint64_t>(node));
-    const auto kk = static_cast<std::size_t>(st.k);
-    if (depth == max_depth_) {  // the only stopping rule at HEAD (data-independent)
-      std::vector<double> counts(kk, 0.0);
-      for (uint32_t r : rows) counts[static_cast<std::size_t>(st.data.label(r))] += 1.0;
-      // Leaf: PermuteAndFlip(ε_leaf, sensitivity 1, monotonic) (privatree.md §4 Leaf; privatree.py
-      // __create_leaf). Ours accepts with exp(ε (u − max) / (2Δ)): Δ = 1/2 is diffprivlib's monotonic scale ε/1.
-      const std::size_t label = permute_and_flip(rng, counts, st.eps_leaf, 0.5);
-      st.ledger.charge(scope, "permute-and-flip (leaf)", st.eps_leaf, 1.0, true);
-      std::vector<double> value(kk, 0.0);
-      value[label] = 1.0;
-      st.tree.mutable_nodes()[static_cast<std::size_t>(node)].leaf = st.tree.add_leaf_values(value);
-      return;
-    }
-
-    // Exact class histograms of every feature's bins, then every prefix split (privatree.py
-    // __find_best_split). The utility of candidate i: published 0.5 − Gini_i; strict n (1 − Gini_i).
+  // Depth is the only stopping rule at HEAD (data-independent). Otherwise the exact class histograms of
+  // every feature's bins, then every prefix split (privatree.py __find_best_split). The utility of
+  // candidate i: published 0.5 − Gini_i; strict n (1 − Gini_i).
+  std::optional<PrivaTreeSplit> split(const PrivaTreeNode& node) const {
+    if (node.depth == node.max_depth) return std::nullopt;
+    const auto kk = node.counts.size();
+    const std::vector<double>& total = node.counts;
     std::vector<double> utility;
     std::vector<std::pair<int, int>> cand;  // (feature, bin)
-    std::vector<double> total(kk, 0.0);
-    for (uint32_t r : rows) total[static_cast<std::size_t>(st.data.label(r))] += 1.0;
-    for (std::size_t f = 0; f < st.binned.n_bins.size(); ++f) {
-      const auto nb = static_cast<std::size_t>(st.binned.n_bins[f]);
+    for (std::size_t f = 0; f < node.binned.n_bins.size(); ++f) {
+      const auto nb = static_cast<std::size_t>(node.binned.n_bins[f]);
       std::vector<double> hist(nb * kk, 0.0);
-      for (uint32_t r : rows) hist[st.binned.bins[f][r] * kk + static_cast<std::size_t>(st.data.label(r))] += 1.0;
+      for (uint32_t r : node.rows)
+        hist[node.binned.bins[f][r] * kk + static_cast<std::size_t>(node.data.label(r))] += 1.0;
       std::vector<double> left(kk, 0.0);
       for (std::size_t b = 0; b < nb; ++b) {
         double nl = 0, nr = 0, sl = 0, sr = 0;
@@ -187,7 +126,7 @@ class PrivaTreeLearner : public Learner {
         }
         const double ql = nl > 0 ? sl / nl : 0.0, qr = nr > 0 ? sr / nr : 0.0;  // n_side (1 − Gini_side)
         double u;
-        if (strict_) {
+        if (p_.strict) {
           u = ql + qr;  // Q_i, add/remove sensitivity <= 1 (header)
         } else {
           const double gl = nl > 0 ? 1.0 - sl / (nl * nl) : 0.0, gr = nr > 0 ? 1.0 - sr / (nr * nr) : 0.0;
@@ -198,87 +137,54 @@ class PrivaTreeLearner : public Learner {
         cand.emplace_back(static_cast<int>(f), static_cast<int>(b));
       }
     }
-
-    std::size_t pick;
-    if (strict_) {
-      // PermuteAndFlip(ε_node, Δ = 1, monotonic = False): acceptance exp(ε (u − max) / 2), our formula.
-      pick = permute_and_flip(rng, utility, st.eps_node, 1.0);
-      st.ledger.charge(scope, "permute-and-flip (split, Q utility)", st.eps_node, 1.0, true);
-    } else {
-      // privatree.py __find_best_split: ñ = GeometricTruncated(ε_node/2, sensitivity 1, lower 1,
-      // upper maxsize) of |node|; two-sided geometric P(z) ∝ exp(−(ε_node/2)|z|), clamped.
-      const double eps_half = st.eps_node / 2;
-      Rng n_rng = rng.derive("noisy-n");
-      const int64_t z = sample_two_sided_geometric(n_rng, eps_half);
-      const double nt = std::max(1.0, static_cast<double>(static_cast<int64_t>(rows.size()) + z));
-      st.ledger.charge(scope, "geometric-n (split sensitivity)", eps_half, 1.0, true);
-      // Δ(ñ) = 1 − (ñ/(ñ+1))² − (1/(ñ+1))² (privatree.md §4; privatree.py line 660), then
-      // PermuteAndFlip(ε_node/2, Δ, monotonic = False): diffprivlib scale ε/(2Δ) = ours with Δ as is.
-      // Uncertified: Δ(ñ) is a local sensitivity at a noisy size (header).
-      const double delta = 1.0 - (nt / (nt + 1)) * (nt / (nt + 1)) - (1 / (nt + 1)) * (1 / (nt + 1));
-      Rng pf_rng = rng.derive("split");
-      pick = permute_and_flip(pf_rng, utility, eps_half, delta);
-      st.ledger.charge(scope, "permute-and-flip (split, noisy-n Gini sensitivity)", eps_half, delta, false);
-    }
-    // Plain copies, not a structured binding: clang 14 (the fuzz build) cannot capture a binding in a lambda.
-    const auto f = cand[pick].first;
-    const auto b = cand[pick].second;
-    const auto fu = static_cast<std::size_t>(f);
-
-    const int32_t first = st.tree.add_nodes(2, static_cast<int16_t>(depth + 1));
-    {
-      Node& nd = st.tree.mutable_nodes()[static_cast<std::size_t>(node)];
-      nd.kind = SplitKind::kThreshold;
-      nd.feature = f;
-      const Feature& feat = st.data.schema().features[fu];
-      if (feat.kind == FeatureKind::kNumeric) {
-        const double e = st.binned.edges[fu][static_cast<std::size_t>(b)];
-        nd.threshold = privatree_threshold(e, feat.hi);
-      } else {
-        nd.threshold = b + 0.5;
-      }
-      nd.first_child = first;
-      nd.n_children = 2;
-    }
-    auto mid = std::partition(rows.begin(), rows.end(),
-                              [&](uint32_t r) { return st.binned.bins[fu][r] <= static_cast<uint8_t>(b); });
-    const std::size_t split_at = begin + static_cast<std::size_t>(mid - rows.begin());
-    const PrivacyLedger::ScopeId children = st.ledger.open_scope(scope, Composition::kParallel);
-    grow(st, first, begin, split_at, depth + 1, children, tree_rng);
-    grow(st, first + 1, split_at, end, depth + 1, children, tree_rng);
+    const std::size_t pick = p_.strict ? pick_strict(node, utility) : pick_published(node, utility);
+    return PrivaTreeSplit{.feature = cand[pick].first, .last = cand[pick].second, .order = {}};
   }
 
-  double epsilon_;
-  int max_depth_, max_bins_;
-  double success_prob_, leaf_share_;
-  bool strict_;
+  // PermuteAndFlip(ε_node, Δ = 1, monotonic = False) on Q_i: acceptance exp(ε (u − max) / 2), our formula.
+  static std::size_t pick_strict(const PrivaTreeNode& node, const std::vector<double>& utility) {
+    const std::size_t pick = permute_and_flip(node.rng, utility, node.eps_node, 1.0);
+    node.ledger.charge(node.scope, "permute-and-flip (split, Q utility)", node.eps_node, 1.0, true);
+    return pick;
+  }
+
+  // privatree.py __find_best_split: ñ = GeometricTruncated(ε_node/2, sensitivity 1, lower 1, upper
+  // maxsize) of |node|; two-sided geometric P(z) ∝ exp(−(ε_node/2)|z|), clamped.
+  static std::size_t pick_published(const PrivaTreeNode& node, const std::vector<double>& utility) {
+    const double eps_half = node.eps_node / 2;
+    Rng n_rng = node.rng.derive("noisy-n");
+    const int64_t z = sample_two_sided_geometric(n_rng, eps_half);
+    const double nt = std::max(1.0, static_cast<double>(static_cast<int64_t>(node.rows.size()) + z));
+    node.ledger.charge(node.scope, "geometric-n (split sensitivity)", eps_half, 1.0, true);
+    // Δ(ñ) = 1 − (ñ/(ñ+1))² − (1/(ñ+1))² (privatree.md §4; privatree.py line 660), then
+    // PermuteAndFlip(ε_node/2, Δ, monotonic = False): diffprivlib scale ε/(2Δ) = ours with Δ as is.
+    // Uncertified: Δ(ñ) is a local sensitivity at a noisy size (header).
+    const double delta = 1.0 - (nt / (nt + 1)) * (nt / (nt + 1)) - (1 / (nt + 1)) * (1 / (nt + 1));
+    Rng pf_rng = node.rng.derive("split");
+    const std::size_t pick = permute_and_flip(pf_rng, utility, eps_half, delta);
+    node.ledger.charge(node.scope, "permute-and-flip (split, noisy-n Gini sensitivity)", eps_half, delta, false);
+    return pick;
+  }
+
+  PrivaTreeParams p_;
 };
 
 }  // namespace
 
 std::vector<AlgorithmInfo> privatree_algorithms() {
-  AlgorithmInfo a{
-      .name = "privatree",
-      .summary =
-          "PrivaTree (Vos et al., arXiv 2305.15394), the authors' HEAD 'fixed' variant: one complete greedy tree on "
-          "public equal-width bins, permute-and-flip splits on the Gini with a sensitivity from a geometric-noised "
-          "node size, permute-and-flip leaves, leaf budget from the worst-case PF error (privatree.md §3-§4). "
-          "Single tree (no n_trees). Defaults are PrivaTreeClassifier's (max_depth 3; the paper's experiments use 4). "
-          "strict: noisy n for the leaf budget and the global-sensitivity utility n(1 - Gini) instead of the noisy-n "
-          "Gini sensitivity",
-      .papers = "privatree",
-      .tasks = {TaskKind::kClassification},
-      .params = privatree_params().specs({}),
-      .privacy_status = [](const Params& p, TaskKind) -> std::string {
-        if (p.get_bool("strict")) return "epsilon-DP";
-        return "published, not epsilon-DP: the leaf budget reads the exact training-set size n (privatree.md §3 step "
-               "3), "
-               "and the split's Gini sensitivity from a noisy node size falls below the true sensitivity 1/(n+1) when "
-               "the "
-               "noisy size exceeds about 2n+1 (privatree.md §4, the authors' unproven claim)";
-      },
-      .make = learner_factory<PrivaTreeLearner>(privatree_params())};
-  return {a, privatree_v2_algorithm()};
+  AlgorithmInfo a = describe(
+      "privatree", "privatree", kClassificationTask,
+      "PrivaTree (Vos et al., arXiv 2305.15394), the authors' HEAD 'fixed' variant: one complete greedy tree on "
+      "public equal-width bins, permute-and-flip splits on the Gini with a sensitivity from a geometric-noised "
+      "node size, permute-and-flip leaves, leaf budget from the worst-case PF error (privatree.md §3-§4). "
+      "Single tree (no n_trees). Defaults are PrivaTreeClassifier's (max_depth 3; the paper's experiments use 4). "
+      "strict: noisy n for the leaf budget and the global-sensitivity utility n(1 - Gini) instead of the noisy-n "
+      "Gini sensitivity");
+  a.privacy_status = dp_when_strict(
+      "the leaf budget reads the exact training-set size n (privatree.md §3 step 3), and the split's Gini "
+      "sensitivity from a noisy node size falls below the true sensitivity 1/(n+1) when the noisy size exceeds "
+      "about 2n+1 (privatree.md §4, the authors' unproven claim)");
+  return {with_learner<PrivaTreeLearner>(a, privatree_params()), privatree_v2_algorithm()};
 }
 
 }  // namespace dpf

@@ -6,6 +6,7 @@
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/fs_split.hpp"
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/tree/forest.hpp"
@@ -121,36 +122,25 @@ class RgvLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> rgv_algorithms() {
-  AlgorithmInfo a{
-      .name = "rgv",
-      .summary =
-          "RGV (Rana, Gupta & Venkatesh 2015), reconstructed from Fletcher & Islam §5.2 (smooth-rdf.md §2.3). "
-          "SPECIFIED: FS-like trees, the full epsilon per tree, 110-1385 trees per dataset, binary classes only, "
-          "a privacy notion weaker than epsilon-DP. RECONSTRUCTED: the trees are exactly FS's (max scorer, depth 5, "
-          "eps/((2+c)D+2) per operation, noisy leaf counts; RGV's modifications are unknown), every tree on the whole "
-          "training set, majority vote of the trees' argmax labels, and the tree count is the parameter n_trees "
-          "(RGV's formula is unknown; Fig. 14 runs both ends of the printed range). Ledger: each tree charges FS's "
-          "operations at eps' (Laplace counts, interval EM, attribute EM, Laplace class counts; Friedman & Schuster "
-          "2010) under a claimed-parallel forest scope: claimed total = eps (RGV's claim), conservative = tau * eps; "
-          "charges uncertified. strict: eps/tau per tree, sequential, certified",
-      .papers = "smooth-rdf",
-      .tasks = {TaskKind::kClassification},
-      .params = rgv_params().specs({}),
-      .binary_classification_only = true,  // RGV's tree-count formulas exist for two classes (§5.2)
-      .privacy_status = [](const Params& p, TaskKind) -> std::string {
-        if (p.get_bool("strict")) return "epsilon-DP";
-        return "published, not epsilon-DP: RGV's weaker notion (protects feature values and labels, not presence; "
-               "keeps only the output variance invariant, Fletcher & Islam §5.2 fn. 4) lets every one of the tau trees "
-               "spend the full epsilon on all training rows; standard sequential composition gives tau * epsilon "
-               "(epsilon_spent_conservative)";
-      }};
+  AlgorithmInfo a = describe(
+      "rgv", "smooth-rdf", kClassificationTask,
+      "RGV (Rana, Gupta & Venkatesh 2015), reconstructed from Fletcher & Islam §5.2 (smooth-rdf.md §2.3). "
+      "SPECIFIED: FS-like trees, the full epsilon per tree, 110-1385 trees per dataset, binary classes only, "
+      "a privacy notion weaker than epsilon-DP. RECONSTRUCTED: the trees are exactly FS's (max scorer, depth 5, "
+      "eps/((2+c)D+2) per operation, noisy leaf counts; RGV's modifications are unknown), every tree on the whole "
+      "training set, majority vote of the trees' argmax labels, and the tree count is the parameter n_trees "
+      "(RGV's formula is unknown; Fig. 14 runs both ends of the printed range). Ledger: each tree charges FS's "
+      "operations at eps' (Laplace counts, interval EM, attribute EM, Laplace class counts; Friedman & Schuster "
+      "2010) under a claimed-parallel forest scope: claimed total = eps (RGV's claim), conservative = tau * eps; "
+      "charges uncertified. strict: eps/tau per tree, sequential, certified");
+  a.binary_classification_only = true;  // RGV's tree-count formulas exist for two classes (§5.2)
+  a.privacy_status = dp_when_strict(
+      "RGV's weaker notion (protects feature values and labels, not presence; keeps only the output variance "
+      "invariant, Fletcher & Islam §5.2 fn. 4) lets every one of the tau trees spend the full epsilon on all "
+      "training rows; standard sequential composition gives tau * epsilon (epsilon_spent_conservative)");
   // Claimed: epsilon (RGV's notion); conservative: tau epsilon, every tree on all rows (strict: epsilon).
-  a.privacy_bound = [](const Params& p, TaskKind) {
-    const double e = p.get_double("epsilon");
-    return PrivacyBound{e, p.get_bool("strict") ? e : e * p.get_int("n_trees"), 0.0};
-  };
-  a.make = learner_factory<RgvLearner>(rgv_params());
-  return {a};
+  a.privacy_bound = trees_summed_unless_strict;
+  return {with_learner<RgvLearner>(a, rgv_params())};
 }
 
 }  // namespace dpf

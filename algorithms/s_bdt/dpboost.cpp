@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "algorithms/common/param_set.hpp"
+#include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/s_bdt/dpboost_tree.hpp"
 #include "algorithms/s_bdt/model.hpp"
@@ -34,27 +35,31 @@ const ParamSet<DpboostParams>& dpboost_params() {
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total epsilon of the ensemble (one ensemble; DPBoost's multi-ensemble "
                                            "sequential composition is not implemented)"))
-          .add(&P::n_trees, param::n_trees(50, "T, trees of the ensemble (DPBoost's per-ensemble count is UNVERIFIED; "
-                                               "loretanr/dp-gbdt sets none)"))
+          .add(&P::n_trees, param::n_trees(50,
+                                           "T, trees of the ensemble (DPBoost's per-ensemble count is UNVERIFIED; "
+                                           "loretanr/dp-gbdt sets none)"))
           .add(&P::max_depth, param::max_depth(6, "depth of every tree (loretanr/dp-gbdt default 6)", 1, 20))
-          .add(&P::learning_rate, {.name = "learning_rate", .default_value = "0.1", .min = 0, .max = 1, .min_exclusive = true,
-                                   .doc = "eta: shrinkage, the GLC bound g* (1 - eta)^t and the rows' geometric shares"})
-          .add(&P::gradient_clip, {.name = "gradient_clip", .default_value = "1", .min = 0, .max = 1e9, .min_exclusive = true,
-                                   .doc = "g*: GDF keeps rows with |g| <= g* (l2_threshold; loretanr/dp-gbdt default 1)"})
-          .add(&P::lambda, {.name = "lambda", .default_value = "0.1", .min = 0, .max = 1e9, .min_exclusive = true,
-                            .doc = "l2 regularisation of gains and leaves (loretanr/dp-gbdt default 0.1)"})
-          .add(&P::n_split_candidates, {.name = "n_split_candidates", .default_value = "32", .min = 1, .max = 1e6,
-                                        .doc = "public grid points per numeric feature (s-bdt.md §9: a public grid)"})
-          .add(&P::gradient_filtering, {.name = "gradient_filtering", .default_value = "true",
-                                        .doc = "GDF: rows with |g| > g* are not used by the tree (else clipped)"})
-          .add(&P::leaf_clipping, {.name = "leaf_clipping", .default_value = "true",
-                                   .doc = "GLC: leaf values clamped to g* (1 - eta)^t before the Laplace noise"})
+          .add(&P::learning_rate,
+               param::share("learning_rate", "0.1",
+                            "eta: shrinkage, the GLC bound g* (1 - eta)^t and the rows' geometric shares"))
+          .add(&P::gradient_clip,
+               param::positive("gradient_clip", "1", 1e9,
+                               "g*: GDF keeps rows with |g| <= g* (l2_threshold; loretanr/dp-gbdt default 1)"))
+          .add(&P::lambda, param::positive("lambda", "0.1", 1e9,
+                                           "l2 regularisation of gains and leaves (loretanr/dp-gbdt default 0.1)"))
+          .add(&P::n_split_candidates,
+               param::count("n_split_candidates", 32, 1, 1e6,
+                            "public grid points per numeric feature (s-bdt.md §9: a public grid)"))
+          .add(&P::gradient_filtering, param::flag("gradient_filtering", true,
+                                                   "GDF: rows with |g| > g* are not used by the tree (else clipped)"))
+          .add(&P::leaf_clipping, param::flag("leaf_clipping", true,
+                                              "GLC: leaf values clamped to g* (1 - eta)^t before the Laplace noise"))
           .add(&P::split_domain,
-               {.name = "split_domain", .default_value = "schema",
-                .doc = "schema: the grid spans each feature's public domain; border: [border_lo, border_hi)"},
+               param::choice("split_domain", "schema",
+                             "schema: the grid spans each feature's public domain; border: [border_lo, border_hi)"),
                {{"schema", sbdt::SplitDomain::kSchema}, {"border", sbdt::SplitDomain::kBorder}})
-          .add(&P::border_lo, {.name = "border_lo", .default_value = "0", .doc = "grid start (split_domain: border)"})
-          .add(&P::border_hi, {.name = "border_hi", .default_value = "0.5", .doc = "grid end (split_domain: border)"})
+          .add(&P::border_lo, param::number("border_lo", "0", "grid start (split_domain: border)"))
+          .add(&P::border_hi, param::number("border_hi", "0.5", "grid end (split_domain: border)"))
           .add(&P::strict, param::strict());
   return set;
 }
@@ -186,29 +191,18 @@ std::unique_ptr<Model> DpboostLearner::fit(const Dataset& data, std::span<const 
 }  // namespace
 
 std::vector<AlgorithmInfo> dpboost_algorithms() {
-  AlgorithmInfo a{
-      .name = "dpboost",
-      .summary = "DPBoost (Li et al., AAAI 2020) on S-BDT's boosting path: GDF, geometric leaf clipping, "
-                 "exponential-mechanism splits on a public grid, Laplace leaves, disjoint rows per tree; one ensemble",
-      .papers = "s-bdt",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .quirks = {}};
+  AlgorithmInfo a = describe(
+      "dpboost", "s-bdt", kBothTasks,
+      "DPBoost (Li et al., AAAI 2020) on S-BDT's boosting path: GDF, geometric leaf clipping, "
+      "exponential-mechanism splits on a public grid, Laplace leaves, disjoint rows per tree; one ensemble");
   a.binary_classification_only = true;  // the authors' code classifies two classes (s-bdt.md §1)
-  a.params = dpboost_params().specs(a.quirks);
-  a.privacy_bound = [](const Params& p, TaskKind) {
-    const double e = p.get_double("epsilon");
-    // As published the trees' parallel composition is claimed; summed, T epsilon.
-    return PrivacyBound{e, p.get_bool("strict") ? e : e * p.get_int("n_trees"), 0.0};
-  };
-  a.privacy_status = [](const Params& p, TaskKind) -> std::string {
-    if (p.get_bool("strict")) return kPureDpLabel;
-    return "published, not epsilon-DP: tree t takes floor(n eta (1 - eta)^t / (1 - (1 - eta)^T)) rows of the unused "
-           "pool, a count read from the private training-set size, and one added record moves others between trees, "
-           "so the claimed parallel composition does not hold (s-bdt.md §7 F9); strict: true assigns each record to "
-           "a tree independently up front";
-  };
-  a.make = learner_factory<DpboostLearner>(dpboost_params());
-  return {a};
+  // As published the trees' parallel composition is claimed; summed, T epsilon.
+  a.privacy_bound = trees_summed_unless_strict;
+  a.privacy_status = dp_when_strict(
+      "tree t takes floor(n eta (1 - eta)^t / (1 - (1 - eta)^T)) rows of the unused pool, a count read from the "
+      "private training-set size, and one added record moves others between trees, so the claimed parallel "
+      "composition does not hold (s-bdt.md §7 F9); strict: true assigns each record to a tree independently up front");
+  return {with_learner<DpboostLearner>(a, dpboost_params())};
 }
 
 }  // namespace dpf

@@ -35,6 +35,10 @@ class BoostedModel : public Model {
   // the leaf index per leaf) as discrete parts, cuts and leaf values as continuous parts; the initial
   // score first.
   Release released() const override;
+  // The release as node arrays per tree (model_io.cpp): every node's feature (-1 for a leaf),
+  // categorical flag, cut, children and depth, and the leaf values; the initial score, the learning
+  // rate, the link and the public target range. No empty-leaf counts, no diagnostics.
+  void save(JsonWriter& w) const override;
 };
 
 }  // namespace dpf::sbdt

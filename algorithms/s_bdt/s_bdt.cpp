@@ -23,36 +23,32 @@ class SbdtLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> s_bdt_algorithms() {
-  AlgorithmInfo a{
-      .name = "s-bdt",
-      .summary = "S-BDT (Peinemann et al., arXiv 2309.12041): boosted random trees on a public split grid, Poisson "
-                 "subsampling, clipped gradients, non-spherical Gaussian leaves, RDP accounting to (eps, delta), "
-                 "individual Rényi filter; binary classification and regression",
-      .papers = "s-bdt",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression},
-      .quirks = {
-          {"half_hessian_noise",
-           "dp_tree.cpp L659: the Newton-mode denominator gets 0.5 x the noise sigma H / sqrt(2 w) the accountant "
-           "assumes, so a round costs mu = ((1 - w) + 4 w) / sigma^2; the true epsilon of the published Adult rows is "
-           "1.06x (w = 0.04) to 1.62x (w = 0.5) the claim (s-bdt.md §7 F1). The ledger charges the noise as run"},
-          {"init_half_scale",
-           "loss.cpp L24 / L76: the initial score's Laplace scale is T0 / (n eps) (regression) and 0.5 T0 / (n eps) "
-           "(binary), half the clipped mean's sensitivity: the release costs 2 eps_init (s-bdt.md §7 F2)"},
-          {"filter_table",
-           "approximate_privacy_filter (every published filter run): per-record charges from a 1000 x 1000 table read "
-           "by std::map::upper_bound, which in Newton mode charges an unclipped record's hessian term as ~0 (s-bdt.md "
-           "§7 F3); the default rounds each record's charge up"},
-      }};
+  AlgorithmInfo a = describe(
+      "s-bdt", "s-bdt", kBothTasks,
+      "S-BDT (Peinemann et al., arXiv 2309.12041): boosted random trees on a public split grid, Poisson "
+      "subsampling, clipped gradients, non-spherical Gaussian leaves, RDP accounting to (eps, delta), "
+      "individual Rényi filter; binary classification and regression");
+  a.quirks = {
+      {"half_hessian_noise",
+       "dp_tree.cpp L659: the Newton-mode denominator gets 0.5 x the noise sigma H / sqrt(2 w) the accountant "
+       "assumes, so a round costs mu = ((1 - w) + 4 w) / sigma^2; the true epsilon of the published Adult rows is "
+       "1.06x (w = 0.04) to 1.62x (w = 0.5) the claim (s-bdt.md §7 F1). The ledger charges the noise as run"},
+      {"init_half_scale",
+       "loss.cpp L24 / L76: the initial score's Laplace scale is T0 / (n eps) (regression) and 0.5 T0 / (n eps) "
+       "(binary), half the clipped mean's sensitivity: the release costs 2 eps_init (s-bdt.md §7 F2)"},
+      {"filter_table",
+       "approximate_privacy_filter (every published filter run): per-record charges from a 1000 x 1000 table read "
+       "by std::map::upper_bound, which in Newton mode charges an unclipped record's hessian term as ~0 (s-bdt.md "
+       "§7 F3); the default rounds each record's charge up"},
+  };
   a.binary_classification_only = true;  // the authors' code classifies two classes (s-bdt.md §1)
-  a.params = sbdt::sbdt_params().specs(a.quirks);
   a.privacy_bound = [](const Params& v, TaskKind task) {
     return sbdt::privacy_bound(sbdt::sbdt_params().from(v), task);
   };
   a.privacy_status = [](const Params& v, TaskKind task) {
     return sbdt::privacy_status(sbdt::sbdt_params().from(v), task);
   };
-  a.make = learner_factory<SbdtLearner>(sbdt::sbdt_params());
-  std::vector<AlgorithmInfo> out{a};
+  std::vector<AlgorithmInfo> out{with_learner<SbdtLearner>(a, sbdt::sbdt_params())};
   for (AlgorithmInfo& d : dpboost_algorithms()) out.push_back(std::move(d));
   return out;
 }

@@ -27,29 +27,24 @@ ParamSet<RdfParams> structure_params(ParamSet<RdfParams> set, const char* tree_d
   using P = RdfParams;
   return set.add(&P::n_trees, param::n_trees(100, "tau, the number of trees (paper default 100)"))
       .add(&P::depth_rule,
-           {.name = "depth_rule",
-            .default_value = "theorem2",
-            .choices = {"theorem2", "literal", "half-m", "m", "fixed"},
-            .doc = "theorem2: the authors' rule reproducing Table 4 (smallest k with E[X|k] <= s/2, +1, "
-                   "+floor(r/2), cap 15); literal: Theorem 2 as printed (one shallower); half-m / m: "
-                   "Fig. 6; fixed: `depth`"})
-      .add(&P::depth,
-           {.name = "depth", .default_value = "0", .min = 0, .max = 40, .doc = "depth when depth_rule = fixed"})
-      .add(&P::round_up, {.name = "round_up",
-                          .default_value = "false",
-                          .doc = "depth_rule half-m with odd m: ceil instead of floor (the paper does not say; "
-                                 "smooth-rdf.md §1.3)"})
+           param::choice("depth_rule", "theorem2", {"theorem2", "literal", "half-m", "m", "fixed"},
+                         "theorem2: the authors' rule reproducing Table 4 (smallest k with E[X|k] <= s/2, +1, "
+                         "+floor(r/2), cap 15); literal: Theorem 2 as printed (one shallower); half-m / m: Fig. 6; "
+                         "fixed: `depth`"))
+      .add(&P::depth, param::count("depth", 0, 0, 40, "depth when depth_rule = fixed"))
+      .add(&P::round_up, param::flag("round_up", false,
+                                     "depth_rule half-m with odd m: ceil instead of floor (the paper does not say; "
+                                     "smooth-rdf.md §1.3)"))
       .add(&P::disjoint,
-           {.name = "tree_data",
-            .default_value = tree_data_default,
-            .doc = "disjoint: floor(n/tau) shuffled rows per tree, full epsilon each (§4.2); all: every row in every "
-                   "tree, epsilon/tau per tree (Fig. 5, eq. 14)"},
+           param::choice("tree_data", tree_data_default,
+                         "disjoint: floor(n/tau) shuffled rows per tree, full epsilon each (§4.2); all: every row in "
+                         "every tree, epsilon/tau per tree (Fig. 5, eq. 14)"),
            {{"disjoint", true}, {"all", false}})
       .add(&P::domains_from_training,
-           {.name = "domains",
-            .default_value = "training",
-            .doc = "training: continuous [min, max] and discrete values of the training rows and the classes present "
-                   "in them (the authors' code, §1.2, §1.6); public: the registry's declared domains and class list"},
+           param::choice("domains", "training",
+                         "training: continuous [min, max] and discrete values of the training rows and the classes "
+                         "present in them (the authors' code, §1.2, §1.6); public: the registry's declared domains "
+                         "and class list"),
            {{"training", true}, {"public", false}});
 }
 
@@ -58,11 +53,10 @@ const ParamSet<RdfParams>& smooth_rdf_params() {
   static const ParamSet<P> set =
       structure_params(ParamSet<P>().add(&P::epsilon, param::epsilon("total privacy budget")), "disjoint")
           .add(&P::mechanism,
-               {.name = "leaf_mechanism",
-                .default_value = "smooth",
-                .doc = "smooth: EM with the 0/1 majority score and smooth sensitivity (the paper); global: the same EM "
-                       "with sensitivity 1 (Fig. 4); pf: permute-and-flip on counts (diffprivlib); em-counts: EM on "
-                       "counts (sensitivity 1)"},
+               param::choice("leaf_mechanism", "smooth",
+                             "smooth: EM with the 0/1 majority score and smooth sensitivity (the paper); global: the "
+                             "same EM with sensitivity 1 (Fig. 4); pf: permute-and-flip on counts (diffprivlib); "
+                             "em-counts: EM on counts (sensitivity 1)"),
                {{"smooth", LeafMechanism::kSmooth},
                 {"global", LeafMechanism::kGlobal},
                 {"pf", LeafMechanism::kPermuteAndFlip},
@@ -134,27 +128,19 @@ std::string smooth_rdf_status(const Params& p, TaskKind) {
 }  // namespace
 
 std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
-  AlgorithmInfo a{.name = "smooth-rdf",
-                  .summary = "Fletcher & Islam 2017 random decision forest: data-independent random trees (Table-4 "
-                             "depth), disjoint data per tree, leaf label by the exponential mechanism with smooth "
-                             "sensitivity e^(-j eps), empty leaves uniform, majority vote",
-                  .papers = "smooth-rdf",
-                  .tasks = {TaskKind::kClassification},
-                  .params = smooth_rdf_params().specs({}),
-                  .privacy_status = smooth_rdf_status,
-                  .make = learner_factory<RdfLearner>(smooth_rdf_params(), RdfParams{.name = "smooth-rdf"})};
-  AlgorithmInfo np{.name = "rdf-nonprivate",
-                   .summary = "the smooth-rdf forest with epsilon = infinity (Fig. 10 'non-private'): true majority "
-                              "label per leaf, ties to the first class, empty leaves uniform; all data in every tree "
-                              "by default",
-                   .papers = "smooth-rdf",
-                   .tasks = {TaskKind::kClassification},
-                   .params = nonprivate_params().specs({}),
-                   .private_algorithm = false,
-                   .privacy_status = [](const Params&, TaskKind) { return std::string("non-private"); },
-                   .make = learner_factory<RdfLearner>(
-                       nonprivate_params(), RdfParams{.name = "rdf-nonprivate", .mechanism = LeafMechanism::kMajority})};
-  return {a, np};
+  AlgorithmInfo a = describe(
+      "smooth-rdf", "smooth-rdf", kClassificationTask,
+      "Fletcher & Islam 2017 random decision forest: data-independent random trees (Table-4 depth), disjoint data "
+      "per tree, leaf label by the exponential mechanism with smooth sensitivity e^(-j eps), empty leaves uniform, "
+      "majority vote");
+  a.privacy_status = smooth_rdf_status;
+  AlgorithmInfo np = describe_non_private(
+      "rdf-nonprivate", "smooth-rdf", kClassificationTask,
+      "the smooth-rdf forest with epsilon = infinity (Fig. 10 'non-private'): true majority label per leaf, ties to "
+      "the first class, empty leaves uniform; all data in every tree by default");
+  return {with_learner<RdfLearner>(a, smooth_rdf_params(), RdfParams{.name = "smooth-rdf"}),
+          with_learner<RdfLearner>(np, nonprivate_params(),
+                                   RdfParams{.name = "rdf-nonprivate", .mechanism = LeafMechanism::kMajority})};
 }
 
 }  // namespace dpf

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
@@ -13,8 +12,8 @@ namespace dpf {
 
 Schema array_schema(const ArrayFeatures& spec, const Target& target) {
   const std::size_t n = spec.names.size();
-  require(spec.category_values.size() == n && spec.lo.size() == n && spec.hi.size() == n,
-          "array_schema: ", n, " feature names but ", spec.category_values.size(), " category lists and ",
+  require(spec.categories.size() == n && spec.lo.size() == n && spec.hi.size() == n,
+          "array_schema: ", n, " feature names but ", spec.categories.size(), " category lists and ",
           spec.lo.size(), " bounds");
   Schema s;
   s.target = target;
@@ -22,14 +21,12 @@ Schema array_schema(const ArrayFeatures& spec, const Target& target) {
   for (std::size_t f = 0; f < n; ++f) {
     Feature feat;
     feat.name = spec.names[f];
-    if (!spec.category_values[f].empty()) {
+    if (!spec.categories[f].empty()) {
       feat.kind = FeatureKind::kCategorical;
-      for (double v : spec.category_values[f]) {
-        require(std::isfinite(v), "column '", feat.name, "': category value ", v, " is not finite");
-        std::string name = format_double(v);
+      for (const std::string& name : spec.categories[f]) {
         require(std::find(feat.categories.begin(), feat.categories.end(), name) == feat.categories.end(),
                 "column '", feat.name, "': category ", name, " is listed twice");
-        feat.categories.push_back(std::move(name));
+        feat.categories.push_back(name);
       }
     } else {
       feat.kind = FeatureKind::kNumeric;
@@ -58,13 +55,6 @@ Dataset dataset_from_arrays(const std::string& name, Schema schema, const Stride
   const bool from_data = schema.domains_source == "from-data";
   Dataset data(name, schema);
   data.reserve(x.rows);
-  // Code lookup per categorical feature (value -> code), built once.
-  std::vector<std::unordered_map<double, double>> codes(x.cols);
-  for (std::size_t f = 0; f < x.cols; ++f) {
-    const Feature& feat = schema.features[f];
-    if (feat.kind == FeatureKind::kCategorical)
-      for (std::size_t c = 0; c < feat.categories.size(); ++c) codes[f][std::stod(feat.categories[c])] = static_cast<double>(c);
-  }
   std::vector<double> row(x.cols);
   for (std::size_t r = 0; r < x.rows; ++r) {
     for (std::size_t f = 0; f < x.cols; ++f) {
@@ -73,16 +63,15 @@ Dataset dataset_from_arrays(const std::string& name, Schema schema, const Stride
       if (std::isnan(v)) fail("column '", feat.name, "' (index ", f, "), row ", r, ": NaN (missing values are not supported; impute with a public rule first)");
       if (!std::isfinite(v)) fail("column '", feat.name, "' (index ", f, "), row ", r, ": ", v, " is not finite");
       if (feat.kind == FeatureKind::kCategorical) {
-        auto it = codes[f].find(v);
-        if (it == codes[f].end())
-          fail("column '", feat.name, "' (index ", f, "), row ", r, ": value ", format_double(v),
-               " is not one of its declared categories (", feat.categories.size(), " given)");
-        row[f] = it->second;
+        if (v < 0 || v >= static_cast<double>(feat.categories.size()) || v != std::floor(v))
+          fail("column '", feat.name, "' (index ", f, "), row ", r, ": ", format_double(v),
+               " is not a category code 0..", feat.categories.size() - 1);
+        row[f] = v;
       } else {
         if (!from_data && (v < feat.lo || v > feat.hi))
           fail("column '", feat.name, "' (index ", f, "), row ", r, ": value ", format_double(v),
                " is outside its public domain [", format_double(feat.lo), ", ", format_double(feat.hi),
-               "] (widen bounds=, or clip the data to the declared domain)");
+               "] (widen bounds=, or clip the data to the declared domain; at predict, clip=True does it)");
         row[f] = v;
       }
     }

@@ -22,12 +22,12 @@ struct StridedMatrix {
 };
 
 // What the caller declares about the features. Per feature: categorical features list their
-// category values (code c is category_values[f][c]; the schema names them canonical_number(v));
-// numeric features have [lo[f], hi[f]]. bounds_from_data replaces every numeric domain by the
-// training min/max (not private: schema.domains_source becomes "from-data").
+// category names (X then holds codes: code c is categories[f][c]); numeric features have
+// [lo[f], hi[f]]. bounds_from_data replaces every numeric domain by the training min/max (not
+// private: schema.domains_source becomes "from-data").
 struct ArrayFeatures {
   std::vector<std::string> names;
-  std::vector<std::vector<double>> category_values;  // empty for a numeric feature
+  std::vector<std::vector<std::string>> categories;  // empty for a numeric feature
   std::vector<double> lo, hi;                        // numeric domains (ignored for categorical features)
   bool bounds_from_data = false;
 };
@@ -37,11 +37,11 @@ struct ArrayFeatures {
 // category list is empty or repeats a value.
 Schema array_schema(const ArrayFeatures& spec, const Target& target);
 
-// Builds a Dataset with `schema` from X (categorical values mapped to codes) and y (class indices or
-// regression values; nullptr: zeros, for prediction). Unless `schema.domains_source` is "from-data",
-// every numeric value must lie inside its public domain; NaN, infinities, unknown categories, class
-// indices outside the class list and regression targets outside [lo, hi] are errors naming the
-// column and the row. With domains_source "from-data" the numeric domains (and, for regression,
+// Builds a Dataset with `schema` from X (categorical features as codes 0..k-1) and y (class indices
+// or regression values; nullptr: zeros, for prediction). Unless `schema.domains_source` is
+// "from-data", every numeric value must lie inside its public domain; NaN, infinities, codes outside
+// 0..k-1, class indices outside the class list and regression targets outside [lo, hi] are errors
+// naming the column and the row. With domains_source "from-data" the numeric domains (and, for regression,
 // target_from_data, the target bounds) are set to the min/max of the rows.
 Dataset dataset_from_arrays(const std::string& name, Schema schema, const StridedMatrix& x, const double* y,
                             std::ptrdiff_t y_stride, bool target_from_data = false);

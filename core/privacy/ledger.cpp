@@ -24,14 +24,14 @@ const char* kind_name(Composition k) {
 }
 }  // namespace
 
-PrivacyLedger::PrivacyLedger(Composition root) { scopes_.push_back(Scope{-1, root, "root", 0.0, 0.0, 0.0, 0.0, 0.0, {}, {}, 0.0}); }
+PrivacyLedger::PrivacyLedger(Composition root) { scopes_.push_back(Scope{-1, root, "root", 0.0, 0.0, 0.0, 0.0, 0.0, {}, {}, 0.0, {}}); }
 
 PrivacyLedger::ScopeId PrivacyLedger::open_scope(ScopeId parent, Composition kind, std::string label) {
   if (parent < 0 || static_cast<std::size_t>(parent) >= scopes_.size())
     fail("PrivacyLedger::open_scope: parent scope ", parent, " does not exist (", scopes_.size(),
          " scopes open); open scopes with ids returned by open_scope or kRoot");
   const auto id = static_cast<ScopeId>(scopes_.size());
-  scopes_.push_back(Scope{parent, kind, std::move(label), 0.0, 0.0, 0.0, 0.0, 0.0, {}, {}, 0.0});
+  scopes_.push_back(Scope{parent, kind, std::move(label), 0.0, 0.0, 0.0, 0.0, 0.0, {}, {}, 0.0, {}});
   scopes_[static_cast<std::size_t>(parent)].children.push_back(id);
   return id;
 }
@@ -63,7 +63,11 @@ void PrivacyLedger::charge(ScopeId scope, const char* mechanism, double epsilon,
   Scope& sc = charge_target(scope, "charge", name, {{"epsilon", epsilon}, {"sensitivity", sensitivity}});
   sc.own += epsilon;
   sc.own_sq += 0.5 * epsilon * epsilon;
-  count_charge(name, certified).epsilon += epsilon;
+  Tally& t = count_charge(name, certified);
+  t.epsilon += epsilon;
+  Scope::KindAmount& a = sc.amount(tally_index(t));
+  a.epsilon += epsilon;
+  a.sq += 0.5 * epsilon * epsilon;
 }
 
 void PrivacyLedger::charge_zcdp(ScopeId scope, const char* mechanism, double rho, double l2_sensitivity,
@@ -72,7 +76,9 @@ void PrivacyLedger::charge_zcdp(ScopeId scope, const char* mechanism, double rho
   Scope& sc = charge_target(scope, "charge_zcdp", name, {{"rho", rho}, {"l2 sensitivity", l2_sensitivity}});
   sc.own_rho += rho;
   ++n_zcdp_;
-  count_charge(name, certified).rho += rho;
+  Tally& t = count_charge(name, certified);
+  t.rho += rho;
+  sc.amount(tally_index(t)).rho += rho;
 }
 
 void PrivacyLedger::charge_approx(ScopeId scope, const char* mechanism, double epsilon, double delta,
@@ -87,6 +93,17 @@ void PrivacyLedger::charge_approx(ScopeId scope, const char* mechanism, double e
   Tally& t = count_charge(name, certified);
   t.epsilon += epsilon;
   t.delta += delta;
+  Scope::KindAmount& a = sc.amount(tally_index(t));
+  a.approx_eps += epsilon;
+  a.approx_delta += delta;
+}
+
+PrivacyLedger::Scope::KindAmount& PrivacyLedger::Scope::amount(uint32_t kind) {
+  // A scope holds one or two kinds: a scan beats a map.
+  for (KindAmount& a : by_kind)
+    if (a.kind == kind) return a;
+  by_kind.push_back(KindAmount{kind, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, {}});
+  return by_kind.back();
 }
 
 void PrivacyLedger::charge_gdp(ScopeId scope, const char* mechanism, double mu, double l2_sensitivity,
@@ -95,7 +112,9 @@ void PrivacyLedger::charge_gdp(ScopeId scope, const char* mechanism, double mu, 
   Scope& sc = charge_target(scope, "charge_gdp", name, {{"mu", mu}, {"l2 sensitivity", l2_sensitivity}});
   sc.own_mu2 += mu * mu;
   ++n_gdp_;
-  count_charge(name, certified).mu2 += mu * mu;
+  Tally& t = count_charge(name, certified);
+  t.mu2 += mu * mu;
+  sc.amount(tally_index(t)).mu2 += mu * mu;
 }
 
 void PrivacyLedger::charge_rdp(ScopeId scope, const char* mechanism, std::shared_ptr<const RdpCurve> curve,
@@ -110,7 +129,12 @@ void PrivacyLedger::charge_rdp(ScopeId scope, const char* mechanism, std::shared
   if (own == sc.own_rdp.end()) sc.own_rdp.emplace_back(index, 1.0);
   else own->second += 1.0;
   ++n_rdp_;
-  count_charge(name, certified).rdp = true;
+  Tally& t = count_charge(name, certified);
+  t.rdp = true;
+  auto& kind_rdp = sc.amount(tally_index(t)).rdp;
+  auto k = std::find_if(kind_rdp.begin(), kind_rdp.end(), [&](const auto& e) { return e.first == index; });
+  if (k == kind_rdp.end()) kind_rdp.emplace_back(index, 1.0);
+  else k->second += 1.0;
 }
 
 PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
@@ -129,7 +153,6 @@ PrivacyLedger::Tally& PrivacyLedger::tally(const char* name) {
 
 void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
   check_scope(parent, "absorb");
-  const auto offset = static_cast<ScopeId>(scopes_.size());
   // The other ledger's curves, re-indexed into ours (shared ones once).
   std::vector<int32_t> curve_index;
   for (const auto& c : other.curves_) {
@@ -137,18 +160,14 @@ void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
     curve_index.push_back(static_cast<int32_t>(it - curves_.begin()));
     if (it == curves_.end()) curves_.push_back(c);
   }
-  for (const Scope& sc : other.scopes_) {
-    Scope copy = sc;
-    copy.parent = sc.parent < 0 ? parent : sc.parent + offset;
-    for (ScopeId& c : copy.children) c += offset;
-    for (auto& e : copy.own_rdp) e.first = curve_index[static_cast<std::size_t>(e.first)];
-    scopes_.push_back(std::move(copy));
-  }
-  scopes_[static_cast<std::size_t>(parent)].children.push_back(offset);
+  // The other ledger's kinds as indices into this one's tallies (merged by name).
+  std::vector<uint32_t> kind_map;
+  kind_map.reserve(other.tallies_.size());
   for (const Tally& t : other.tallies_) {
     auto it = std::find_if(tallies_.begin(), tallies_.end(), [&](const Tally& x) { return x.mechanism == t.mechanism; });
     if (it == tallies_.end()) {
       tallies_.push_back(t);
+      kind_map.push_back(static_cast<uint32_t>(tallies_.size() - 1));
     } else {
       it->calls += t.calls;
       it->epsilon += t.epsilon;
@@ -157,8 +176,22 @@ void PrivacyLedger::absorb(ScopeId parent, const PrivacyLedger& other) {
       it->mu2 += t.mu2;
       it->certified = it->certified && t.certified;
       it->rdp = it->rdp || t.rdp;
+      kind_map.push_back(static_cast<uint32_t>(it - tallies_.begin()));
     }
   }
+  const auto offset = static_cast<ScopeId>(scopes_.size());
+  for (const Scope& sc : other.scopes_) {
+    Scope copy = sc;
+    copy.parent = sc.parent < 0 ? parent : sc.parent + offset;
+    for (ScopeId& c : copy.children) c += offset;
+    for (auto& e : copy.own_rdp) e.first = curve_index[static_cast<std::size_t>(e.first)];
+    for (Scope::KindAmount& a : copy.by_kind) {
+      a.kind = kind_map[a.kind];
+      for (auto& e : a.rdp) e.first = curve_index[static_cast<std::size_t>(e.first)];
+    }
+    scopes_.push_back(std::move(copy));
+  }
+  scopes_[static_cast<std::size_t>(parent)].children.push_back(offset);
   n_charges_ += other.n_charges_;
   n_zcdp_ += other.n_zcdp_;
   n_approx_ += other.n_approx_;

@@ -148,8 +148,8 @@ class PrivacyLedger {
   // " (uncertified)" appended if any of its charges was uncertified (for describe()). Kinds
   // charged in zCDP print "rho=R" in place of (or, if charged both ways, after) "epsilon=E".
   std::string summary() const;
-  // The same tallies as data (one per mechanism kind, in order of first use), for the Python
-  // binding's ledger_ attribute.
+  // The per-kind tallies (one per mechanism kind, in order of first use): sums over the kind's calls,
+  // not composed totals (breakdown() gives those).
   struct Entry {
     std::string mechanism;
     std::size_t calls = 0;
@@ -159,6 +159,26 @@ class PrivacyLedger {
     double mu = 0.0;  // sqrt of the sum of the kind's GDP mu^2 (their sequential composition)
   };
   std::vector<Entry> entries() const;
+  // Each mechanism kind's share of the fit's composed guarantee, in order of first use, so that the
+  // shares add up to the composed total (epsilon_for(delta); spent() for a pure ledger). A scope's
+  // shares are its own charges plus, for a sequential scope, the sum of its children's shares and,
+  // for a parallel one, the shares of the child that composes to the most (the worst-case record sits
+  // there; the first such child on a tie): the same walk as spent(), keeping who paid. Charges that
+  // epsilon_for converts together to (epsilon, delta) split the converted epsilon in proportion to
+  // their shares of what it converts (rho-equivalents; mu^2 when only GDP charges are converted): the
+  // conversion is not additive, so this is a presentation. The approximate-DP charges keep their own
+  // (epsilon, delta) shares. Claimed accounting. The Python binding's ledger_.
+  struct Share {
+    std::string mechanism;
+    std::size_t calls = 0;
+    double epsilon = 0.0;  // share of the composed epsilon
+    double delta = 0.0;    // share of the composed delta (charge_approx charges)
+    double rho = 0.0;      // share of the composed rho of the zCDP charges
+    double mu = 0.0;       // share of the composed mu of the GDP charges (the root of its mu^2 share)
+    bool certified = true;
+  };
+  // delta: as epsilon_for (ignored by a ledger without zCDP, GDP or approximate-DP charges).
+  std::vector<Share> breakdown(double delta = 0.0) const;
   // One line about a scope: label, kind, own charges, children and both composed totals (debugging).
   std::string describe_scope(ScopeId s) const;
 
@@ -175,6 +195,14 @@ class PrivacyLedger {
     std::vector<std::pair<int32_t, double>> own_rdp;  // (index into curves_, multiplicity)
     std::vector<ScopeId> children;
     double own_mu2 = 0.0;  // sum of mu^2 over the direct GDP charges
+    // The direct charges again, per mechanism kind (index into tallies_), for breakdown().
+    struct KindAmount {
+      uint32_t kind = 0;
+      double epsilon = 0.0, sq = 0.0, rho = 0.0, approx_eps = 0.0, approx_delta = 0.0, mu2 = 0.0;
+      std::vector<std::pair<int32_t, double>> rdp;  // (index into curves_, multiplicity)
+    };
+    std::vector<KindAmount> by_kind;
+    KindAmount& amount(uint32_t kind);
   };
   template <class Own>
   double walk(ScopeId s, bool conservative, const Own& own) const;
@@ -208,6 +236,10 @@ class PrivacyLedger {
   Scope& charge_target(ScopeId scope, const char* fn, const char* name,
                        std::initializer_list<std::pair<const char*, double>> amounts);
   Tally& count_charge(const char* name, bool certified);
+  uint32_t tally_index(const Tally& t) const { return static_cast<uint32_t>(&t - tallies_.data()); }
+  // Per-kind shares of scope s for the quantity `pick` reads from a KindAmount (breakdown()).
+  template <class Pick>
+  std::vector<double> shares(ScopeId s, const Pick& pick) const;
   bool certified_ = true;
 };
 

@@ -11,6 +11,10 @@ Release Model::released() const {
   fail("this model does not expose its released output (Model::released), so the privacy audit cannot read it");
 }
 
+void Model::save(JsonWriter&) const {
+  fail("this model cannot be saved (Model::save is not implemented for it)");
+}
+
 std::vector<double> Predictions::class_score(int c) const {
   std::vector<double> s(label.size());
   for (std::size_t i = 0; i < s.size(); ++i) s[i] = value[i * static_cast<std::size_t>(n_classes) + static_cast<std::size_t>(c)];
@@ -25,32 +29,69 @@ Vote parse_vote(const std::string& s) {
   fail("unknown vote '", s, "' (expected soft, hard, weighted or mean)");
 }
 
+const char* to_string(Vote v) {
+  switch (v) {
+    case Vote::kSoft: return "soft";
+    case Vote::kHard: return "hard";
+    case Vote::kWeighted: return "weighted";
+    case Vote::kMean: return "mean";
+  }
+  return "?";
+}
+
+void ForestModel::add_tree(Tree t) {
+  mirrors_.push_back(t.route_mirror());
+  trees_.push_back(std::move(t));
+}
+
+// Rows in blocks (core/tree/route.hpp) routed through each tree's routing mirror; each row's sums
+// run over the trees in tree order, as a tree-by-tree loop over all rows would.
 Predictions ForestModel::predict(const Dataset& data, std::span<const uint32_t> rows) const {
   Predictions p;
   p.task = task_;
   p.n_classes = n_classes_;
   const std::size_t n = rows.size();
-  if (task_ == TaskKind::kRegression) {
-    p.value.assign(n, 0.0);
-    for (const Tree& t : trees_)
-      for (std::size_t i = 0; i < n; ++i) p.value[i] += t.leaf_value(t.nodes()[static_cast<std::size_t>(t.leaf_node(data, rows[i]))].leaf)[0];
+  const bool regression = task_ == TaskKind::kRegression;
+  const auto c = static_cast<std::size_t>(n_classes_);
+  p.value.assign(regression ? n : n * c, 0.0);
+  // Super-blocks of row blocks (about 2 MiB of values), each tree routing all of them in turn: a
+  // tree's upper levels stay in cache across thousands of rows (fully grown trees do not fit in L2).
+  const std::size_t kBlocks = std::clamp<std::size_t>(
+      (std::size_t{2} << 20) / (RowBlock::kRows * sizeof(double) * std::max<std::size_t>(data.n_features(), 1)), 8, 256);
+  std::vector<RowBlock> blocks(std::min(kBlocks, (n + RowBlock::kRows - 1) / RowBlock::kRows), RowBlock(data));
+  int32_t at[RowBlock::kRows];
+  for (std::size_t sb = 0; sb < n; sb += blocks.size() * RowBlock::kRows) {
+    const std::size_t used = std::min(blocks.size(), (n - sb + RowBlock::kRows - 1) / RowBlock::kRows);
+    for (std::size_t j = 0; j < used; ++j) {
+      const std::size_t b = sb + j * RowBlock::kRows;
+      blocks[j].load(rows.subspan(b, std::min(RowBlock::kRows, n - b)));
+    }
+    for (std::size_t t = 0; t < trees_.size(); ++t) {
+      const Tree& tree = trees_[t];
+      for (std::size_t j = 0; j < used; ++j) {
+        const std::size_t b = sb + j * RowBlock::kRows;
+        blocks[j].route(mirrors_[t], at);
+        for (std::size_t k = 0; k < blocks[j].size(); ++k) {
+          auto leaf = tree.leaf_value(mirrors_[t].code(at[k]));
+          if (regression) {
+            p.value[b + k] += leaf[0];
+            continue;
+          }
+          double* out = &p.value[(b + k) * c];
+          if (vote_ == Vote::kSoft) {
+            for (std::size_t v = 0; v < c; ++v) out[v] += leaf[v];
+          } else {
+            auto best = static_cast<std::size_t>(std::max_element(leaf.begin(), leaf.end()) - leaf.begin());
+            out[best] += vote_ == Vote::kWeighted ? leaf[best] : 1.0;
+          }
+        }
+      }
+    }
+  }
+  if (regression) {
     const double k = trees_.empty() ? 1.0 : static_cast<double>(trees_.size());
     for (double& v : p.value) v /= k;
     return p;
-  }
-  const auto c = static_cast<std::size_t>(n_classes_);
-  p.value.assign(n * c, 0.0);
-  for (const Tree& t : trees_) {
-    for (std::size_t i = 0; i < n; ++i) {
-      auto leaf = t.leaf_value(t.nodes()[static_cast<std::size_t>(t.leaf_node(data, rows[i]))].leaf);
-      double* out = &p.value[i * c];
-      if (vote_ == Vote::kSoft) {
-        for (std::size_t k = 0; k < c; ++k) out[k] += leaf[k];
-      } else {
-        auto best = static_cast<std::size_t>(std::max_element(leaf.begin(), leaf.end()) - leaf.begin());
-        out[best] += vote_ == Vote::kWeighted ? leaf[best] : 1.0;
-      }
-    }
   }
   const double k = trees_.empty() ? 1.0 : static_cast<double>(trees_.size());
   for (double& v : p.value) v /= k;

@@ -6,6 +6,7 @@
 //   kWeighted classification: each tree votes its argmax with weight = its leaf's top score;
 //   kMean     regression: average of the trees' leaf values.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,19 +14,22 @@
 #include "core/privacy/rng.hpp"
 
 #include "core/tree/model.hpp"
+#include "core/tree/route.hpp"
 #include "core/tree/tree.hpp"
+#include "core/util/json_read.hpp"
 
 namespace dpf {
 
 enum class Vote { kSoft, kHard, kWeighted, kMean };
 Vote parse_vote(const std::string& s);  // "soft" | "hard" | "weighted" | "mean"
+const char* to_string(Vote v);
 
 class ForestModel : public Model {
  public:
   ForestModel(std::string algorithm, TaskKind task, int n_classes, Vote vote)
       : algorithm_(std::move(algorithm)), task_(task), n_classes_(n_classes), vote_(vote) {}
 
-  void add_tree(Tree t) { trees_.push_back(std::move(t)); }
+  void add_tree(Tree t);
   const std::vector<Tree>& trees() const { return trees_; }
   void set_ledger_summary(std::string s) { ledger_summary_ = std::move(s); }
   void set_n_train(std::size_t n) { n_train_ = n; }
@@ -37,6 +41,12 @@ class ForestModel : public Model {
   ModelStats stats() const override;
   std::string describe() const override;
   Release released() const override;
+  // {"kind": "forest", algorithm, task, n_classes, vote, trees: per tree the node arrays in storage
+  // order (kind and depth of every node; feature, first child and child count of every split;
+  // threshold of every threshold split; mask of every subset split) and the leaf values in leaf-node
+  // order}. Node counts are diagnostics and are not written. Refuses a forest with random vote ties:
+  // their stream is keyed by the fit's seed, and its key would reveal every noise draw of the fit.
+  void save(JsonWriter& w) const override;
   // Balance diagnostics (dipreme.md §8): every leaf's training count / n_train, and per binary
   // internal node with rows the fraction of them sent to child 0.
   std::vector<double> leaf_occupancy() const;
@@ -48,9 +58,14 @@ class ForestModel : public Model {
   int n_classes_;
   Vote vote_;
   std::vector<Tree> trees_;
+  std::vector<RouteMirror> mirrors_;  // per tree, for predict(): stop codes are leaf indices
   std::string ledger_summary_;
   std::size_t n_train_ = 0;
   std::optional<Rng> tie_rng_;
 };
+
+// The forest written by ForestModel::save, checked against the schema it predicts on (feature
+// indices and kinds, class count, a child index after its parent so routing ends).
+std::unique_ptr<ForestModel> load_forest_model(const JsonIn& in, const Schema& schema);
 
 }  // namespace dpf

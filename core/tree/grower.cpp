@@ -40,6 +40,19 @@ class Grower {
         tree_(leaf.n_outputs()), leaf_buffer_(static_cast<std::size_t>(leaf.n_outputs())) {}
 
   Tree run(std::span<const FeatureDomain> domains, std::span<const int> active) {
+    std::span<const double> y = data_.y();
+    const std::size_t n = rows_.size();
+    ys_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) ys_[i] = y.empty() ? 0.0 : y[rows_[i]];
+    const std::size_t d = data_.n_features();
+    if (options_.node_columns && n * d * sizeof(double) <= GrowOptions::kNodeColumnsBytes) {
+      xs_.resize(n * d);
+      for (std::size_t f = 0; f < d; ++f) {
+        std::span<const double> col = data_.column(f);
+        double* out = xs_.data() + f * n;
+        for (std::size_t i = 0; i < n; ++i) out[i] = col[rows_[i]];
+      }
+    }
     tree_.add_nodes(1, 0);
     Frame root{0, 0, rows_.size(), {domains.begin(), domains.end()}, {active.begin(), active.end()},
                options_.tree_scope};
@@ -55,8 +68,9 @@ class Grower {
     PrivacyLedger::ScopeId scope = -1;
     // The node's own mechanisms compose sequentially; its children (disjoint rows) in parallel.
     if (options_.track_privacy) scope = ledger_.open_scope(f.parent_scope, Composition::kSequential);
-    NodeView view{data_, rows_.subspan(f.begin, f.end - f.begin), depth, options_.max_depth, f.node,
-                  f.domains, f.active, scope};
+    NodeView view{data_,    rows_.subspan(f.begin, f.end - f.begin), depth, options_.max_depth, f.node, f.domains,
+                  f.active, scope, std::span<const double>(ys_).subspan(f.begin, f.end - f.begin),
+                  xs_.empty() ? nullptr : xs_.data() + f.begin, rows_.size()};
     Rng node_rng = rng_.derive(static_cast<uint64_t>(f.node));
 
     std::optional<SplitChoice> choice;
@@ -82,26 +96,48 @@ class Grower {
 
     int n_children = 2;
     std::vector<std::size_t> bounds;  // child k covers [bounds[k], bounds[k+1])
-    if (c.kind == SplitKind::kThreshold) {
-      auto mid = std::partition(first, last, [&](uint32_t r) { return col[r] < c.threshold; });
-      bounds = {f.begin, static_cast<std::size_t>(mid - rows_.begin()), f.end};
-    } else if (c.kind == SplitKind::kSubset) {
-      auto mid = std::partition(first, last, [&](uint32_t r) {
-        auto code = static_cast<uint64_t>(col[r]);
-        return code < 64 && ((c.mask >> code) & 1u);
-      });
-      bounds = {f.begin, static_cast<std::size_t>(mid - rows_.begin()), f.end};
+    const std::size_t n = f.end - f.begin;
+    if (c.kind == SplitKind::kThreshold || c.kind == SplitKind::kSubset) {
+      keep_.resize(n);
+      // The node's values of the feature: the policy's, the grower's node-ordered copy, or the column.
+      const double* values = c.kind == SplitKind::kThreshold ? c.values : nullptr;
+      if (values == nullptr && !xs_.empty()) values = xs_.data() + feat * rows_.size() + f.begin;
+      auto value = [&](std::size_t i) { return values != nullptr ? values[i] : col[*(first + static_cast<std::ptrdiff_t>(i))]; };
+      if (c.kind == SplitKind::kThreshold) {
+        for (std::size_t i = 0; i < n; ++i) keep_[i] = value(i) < c.threshold;
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          auto code = static_cast<uint64_t>(value(i));
+          keep_[i] = code < 64 && ((c.mask >> code) & 1u);
+        }
+      }
+      const std::size_t mid = partition(f.begin, n);
+      bounds = {f.begin, f.begin + mid, f.end};
     } else {
       n_children = static_cast<int>(data_.schema().features[feat].n_categories());
       require(n_children >= 1, "multiway split on a feature without categories");
-      // Counting sort of the node's rows by category code.
+      // Counting sort of the node's rows (and their targets) by category code.
       std::vector<std::size_t> count(static_cast<std::size_t>(n_children) + 1, 0);
       for (auto it = first; it != last; ++it) ++count[static_cast<std::size_t>(col[*it]) + 1];
       for (std::size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
       std::vector<uint32_t> sorted(static_cast<std::size_t>(last - first));
+      std::vector<double> sorted_y(sorted.size());
       std::vector<std::size_t> pos(count.begin(), count.end() - 1);
-      for (auto it = first; it != last; ++it) sorted[pos[static_cast<std::size_t>(col[*it])]++] = *it;
+      std::vector<uint32_t> place(n);  // the new position of the node's row i
+      for (std::size_t i = 0; i < n; ++i) {
+        const uint32_t r = *(first + static_cast<std::ptrdiff_t>(i));
+        const std::size_t at = pos[static_cast<std::size_t>(col[r])]++;
+        sorted[at] = r;
+        sorted_y[at] = ys_[f.begin + i];
+        place[i] = static_cast<uint32_t>(at);
+      }
       std::copy(sorted.begin(), sorted.end(), first);
+      std::copy(sorted_y.begin(), sorted_y.end(), ys_.begin() + static_cast<std::ptrdiff_t>(f.begin));
+      for (std::size_t g = 0; !xs_.empty() && g < data_.n_features(); ++g) {
+        double* xs = xs_.data() + g * rows_.size() + f.begin;
+        for (std::size_t i = 0; i < n; ++i) sorted_y[place[i]] = xs[i];
+        std::copy(sorted_y.begin(), sorted_y.end(), xs);
+      }
       bounds.resize(count.size());
       for (std::size_t k = 0; k < count.size(); ++k) bounds[k] = f.begin + count[k];
     }
@@ -150,6 +186,41 @@ class Grower {
     if (remove) std::erase(child.active, c.feature);
   }
 
+  // Moves the rows [begin, begin + n) with keep_[i] set to the front, their targets along, and returns
+  // how many were kept, in the element order of libstdc++'s std::partition on bidirectional
+  // iterators (the grower's partition before targets travelled with the rows; a row's place in its
+  // child decides the order of floating-point sums over the child's rows). That algorithm swaps the
+  // k-th dropped row from the left with the k-th kept row from the right until they meet, i.e. the
+  // dropped rows before the partition point with the kept rows after it, pairwise; here both lists
+  // are collected without branches first (a branch per row on random data mispredicts half the time).
+  std::size_t partition(std::size_t begin, std::size_t n) {
+    uint32_t* rows = rows_.data() + begin;
+    double* ys = ys_.data() + begin;
+    const uint8_t* keep = keep_.data();
+    std::size_t mid = 0;
+    for (std::size_t i = 0; i < n; ++i) mid += keep[i];
+    swap_from_.resize(n);
+    swap_to_.resize(n);
+    std::size_t a = 0, b = 0;
+    for (std::size_t i = 0; i < mid; ++i) {
+      swap_from_[a] = static_cast<uint32_t>(i);
+      a += keep[i] ^ 1u;
+    }
+    for (std::size_t i = n; i-- > mid;) {
+      swap_to_[b] = static_cast<uint32_t>(i);
+      b += keep[i];
+    }
+    for (std::size_t k = 0; k < a; ++k) {
+      std::swap(rows[swap_from_[k]], rows[swap_to_[k]]);
+      std::swap(ys[swap_from_[k]], ys[swap_to_[k]]);
+    }
+    for (std::size_t f = 0; !xs_.empty() && f < data_.n_features(); ++f) {
+      double* xs = xs_.data() + f * rows_.size() + begin;
+      for (std::size_t k = 0; k < a; ++k) std::swap(xs[swap_from_[k]], xs[swap_to_[k]]);
+    }
+    return mid;
+  }
+
   const Dataset& data_;
   std::span<uint32_t> rows_;
   SplitPolicy& split_;
@@ -159,6 +230,10 @@ class Grower {
   PrivacyLedger& ledger_;
   Tree tree_;
   std::vector<double> leaf_buffer_;
+  std::vector<double> ys_;     // the targets of rows_, in the same order
+  std::vector<double> xs_;     // node_columns: feature f of rows_[i] at xs_[f * rows_.size() + i]
+  std::vector<uint8_t> keep_;  // partition(): which of a node's rows go to child 0
+  std::vector<uint32_t> swap_from_, swap_to_;  // partition(): the place pairs it swaps
 };
 
 }  // namespace

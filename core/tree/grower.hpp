@@ -43,6 +43,15 @@ struct NodeView {
   std::span<const FeatureDomain> domains;
   std::span<const int> active;     // features still usable at this node
   PrivacyLedger::ScopeId scope = -1;  // -1 when the fit is not private
+  std::span<const double> y = {};  // y[i] = data.y()[rows[i]]: the targets in row order, contiguous
+  // With GrowOptions::node_columns: feature f's values in row order, contiguous
+  // (column(f)[i] = data.x(rows[i], f)); empty otherwise.
+  std::span<const double> column(int f) const {
+    if (columns == nullptr) return {};
+    return {columns + static_cast<std::size_t>(f) * column_stride, rows.size()};
+  }
+  const double* columns = nullptr;  // feature f of row i at columns[f * column_stride + i]
+  std::size_t column_stride = 0;
 };
 
 struct SplitChoice {
@@ -50,6 +59,10 @@ struct SplitChoice {
   int feature = -1;
   double threshold = 0.0;
   uint64_t mask = 0;  // kSubset: the categories sent to child 0
+  // Optional, kThreshold: values[i] = the feature's value of the node's row i (NodeView::rows order),
+  // which the policy may have gathered already; the grower then partitions without reading the
+  // column again (the same partition).
+  const double* values = nullptr;
 };
 
 class SplitPolicy {
@@ -81,6 +94,13 @@ struct GrowOptions {
   // false (the default, kept so existing fits stay bit-identical) drops the feature from the path
   // after one such split, so a 4-valued code can never be fully separated.
   bool categorical_threshold_masks = false;
+  // Keep a copy of every feature's values in the order of the row array, moved along with the rows
+  // at every split (NodeView::column), so a policy reads a node's values contiguously instead of
+  // gathering them from the columns. Skipped when the copy would exceed kNodeColumnsBytes: the copy
+  // is as large as the data set's features, and on a HIGGS-shaped 10^6 x 28 set it raised the peak
+  // memory of an RF fit from 1.9 to 2.8 times the data set while saving about 5 % of the fit.
+  bool node_columns = false;
+  static constexpr std::size_t kNodeColumnsBytes = std::size_t{64} << 20;
 };
 
 // Grows one tree on `rows` (reordered in place).

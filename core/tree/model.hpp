@@ -12,6 +12,7 @@
 #include "core/data/dataset.hpp"
 #include "core/privacy/ledger.hpp"
 #include "core/privacy/rng.hpp"
+#include "core/util/json.hpp"
 
 namespace dpf {
 
@@ -55,9 +56,18 @@ class Model {
   // releases private output (matrix-rf batch prediction) can report the epsilon it spent there and
   // algorithm-specific diagnostics. Default: none (existing algorithms' rows are unchanged).
   virtual std::vector<std::pair<std::string, std::string>> extra_columns() const { return {}; }
+  // A model whose private release happens in predict(): the ledger of its last release (nullptr
+  // before the first predict(), and for every other model: their fit's ledger holds everything).
+  virtual const PrivacyLedger* release_ledger() const { return nullptr; }
   // The full released output (see Release). Default: throws dpf::Error naming the model, for models
   // that do not expose it yet (the privacy audit cannot read them).
   virtual Release released() const;
+  // Writes the model for a saved file (algorithms/saved_model.hpp) as one JSON object whose "kind"
+  // names its loader (algorithms/model_io.cpp): exactly what predict() needs of the release (structure,
+  // split features, thresholds or masks, leaf values, the vote rule), never training rows, true counts,
+  // RNG keys or diagnostics, with doubles written to read back bit-identically (JsonWriter::exact).
+  // Default: throws dpf::Error saying this model cannot be saved.
+  virtual void save(JsonWriter& w) const;
 };
 
 struct FitContext {

@@ -43,6 +43,40 @@ int32_t Tree::leaf_node(const Dataset& data, uint32_t row) const {
   }
 }
 
+RouteMirror Tree::route_mirror() const {
+  RouteMirror m;
+  std::vector<int32_t> children, child_of;
+  std::vector<std::pair<int32_t, int32_t>> stack{{0, 0}};  // (node, its mirror node), parents first
+  while (!stack.empty()) {
+    const auto [i, at] = stack.back();
+    stack.pop_back();
+    const Node& node = nodes_[static_cast<std::size_t>(i)];
+    children.resize(static_cast<std::size_t>(std::max(node.n_children, 0)));
+    switch (node.kind) {
+      case SplitKind::kLeaf:
+        m.set_code(at, node.leaf);
+        continue;
+      case SplitKind::kThreshold: {
+        const int32_t first = m.split_threshold(at, node.threshold, node.feature);
+        children = {first, first + 1};
+        break;
+      }
+      case SplitKind::kSubset:  // code < 64 with its mask bit set: child 0; other codes: child 1
+        child_of.resize(64);
+        for (int32_t c = 0; c < 64; ++c) child_of[static_cast<std::size_t>(c)] = ((node.mask >> c) & 1u) ? 0 : 1;
+        m.split_codes(at, node.feature, child_of, 1, 2, children.data());
+        break;
+      case SplitKind::kMultiway:  // code clamped to 0 .. n_children - 1
+        child_of.resize(static_cast<std::size_t>(node.n_children));
+        for (int32_t c = 0; c < node.n_children; ++c) child_of[static_cast<std::size_t>(c)] = c;
+        m.split_codes(at, node.feature, child_of, node.n_children - 1, node.n_children, children.data());
+        break;
+    }
+    for (int32_t c = 0; c < node.n_children; ++c) stack.emplace_back(node.first_child + c, children[static_cast<std::size_t>(c)]);
+  }
+  return m;
+}
+
 int Tree::max_depth() const {
   int d = 0;
   for (const Node& n : nodes_) d = std::max<int>(d, n.depth);

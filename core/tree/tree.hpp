@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/data/dataset.hpp"
+#include "core/tree/route.hpp"
 #include "core/util/json.hpp"
 
 namespace dpf {
@@ -48,6 +49,10 @@ class Tree {
     return {leaf_values_.data() + static_cast<std::size_t>(leaf) * n_outputs_, static_cast<std::size_t>(n_outputs_)};
   }
   int max_depth() const;
+  // The tree as a routing mirror (core/tree/route.hpp) whose stop codes are leaf indices (Node::leaf):
+  // every row reaches the leaf leaf_node() gives (category codes are finite integers, as
+  // Dataset::validate() and the array input require).
+  RouteMirror route_mirror() const;
 
   void describe(JsonWriter& w) const;
 

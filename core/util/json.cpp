@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/util/number_text.hpp"
+
 namespace dpf {
 
 std::string json_escape(std::string_view s) {
@@ -65,6 +67,20 @@ JsonWriter& JsonWriter::value(double v) {
   std::snprintf(buf, sizeof buf, "%.17g", v);
   out_ += buf;
   return *this;
+}
+
+JsonWriter& JsonWriter::exact(double v) {
+  if (!std::isfinite(v)) return value(format_double(v));  // "nan", "inf", "-inf" as strings
+  separator();
+  out_ += format_double(v);  // the shortest text that reads back as v
+  return *this;
+}
+
+JsonWriter& JsonWriter::exact_array(std::string_view k, const std::vector<double>& v) {
+  key(k);
+  begin_array();
+  for (double x : v) exact(x);
+  return end_array();
 }
 
 JsonWriter& JsonWriter::value(int64_t v) { separator(); out_ += std::to_string(v); return *this; }

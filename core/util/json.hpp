@@ -22,6 +22,21 @@ class JsonWriter {
   JsonWriter& value(uint64_t v) { return value(static_cast<int64_t>(v)); }
   JsonWriter& value(bool v);
   JsonWriter& null();
+  // A double that reads back bit-identically (core/util/json_read.hpp): "%.17g" when finite, else
+  // the string "inf", "-inf" or "nan" (value(double) writes null for those).
+  JsonWriter& exact(double v);
+  JsonWriter& exact_array(std::string_view k, const std::vector<double>& v);
+  template <typename Int>
+  JsonWriter& int_array(std::string_view k, const std::vector<Int>& v) {
+    key(k);
+    return int_array_value(v);
+  }
+  template <typename Int>
+  JsonWriter& int_array_value(const std::vector<Int>& v) {
+    begin_array();
+    for (Int x : v) value(static_cast<int64_t>(x));
+    return end_array();
+  }
   JsonWriter& raw(std::string_view already_json);
   template <typename T>
   JsonWriter& field(std::string_view k, const T& v) { key(k); return value(v); }

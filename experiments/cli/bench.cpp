@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -27,6 +28,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+// CPU seconds of all the process's threads so far (user + system).
+double process_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 std::map<std::string, std::string> parse_kv(const std::vector<std::string>& params) {
   std::map<std::string, std::string> given;
@@ -98,6 +105,7 @@ std::string BenchFitResult::to_json() const {
   w.end_object();
   w.field("fits_per_second", med > 0 ? 1.0 / med : 0.0);
   w.field("predict_seconds", predict_seconds);
+  w.field("fit_cpu_seconds", fit_cpu_seconds).field("predict_cpu_seconds", predict_cpu_seconds);
   if (train_accuracy >= 0) w.field("train_accuracy", train_accuracy);
   else w.key("train_accuracy").null();
   if (test_accuracy >= 0) w.field("test_accuracy", test_accuracy);
@@ -156,15 +164,20 @@ BenchFitResult bench_fit(const std::string& algorithm, const std::string& datase
     for (std::size_t k = 0; k < on.size(); ++k) right += pred.label[k] == data.label(on[k]) ? 1 : 0;
     return static_cast<double>(right) / static_cast<double>(on.size());
   };
-  std::vector<double> predict_seconds;
+  std::vector<double> predict_seconds, fit_cpu, predict_cpu;
   for (int i = 0; i < opt.repeats; ++i) {
     const auto t0 = Clock::now();
+    const double c0 = process_cpu_seconds();
     std::unique_ptr<Model> model = fit_once(base.derive(static_cast<uint64_t>(i)));
     const auto t1 = Clock::now();
+    const double c1 = process_cpu_seconds();
     Predictions pred = model->predict(data, rows);
     const auto t2 = Clock::now();
+    const double c2 = process_cpu_seconds();
     r.fit_seconds.push_back(seconds_between(t0, t1));
     predict_seconds.push_back(seconds_between(t1, t2));
+    fit_cpu.push_back(c1 - c0);
+    predict_cpu.push_back(c2 - c1);
     if (i + 1 == opt.repeats && data.task() == TaskKind::kClassification) {
       std::size_t right = 0;
       for (std::size_t k = 0; k < rows.size(); ++k) right += pred.label[k] == data.label(rows[k]) ? 1 : 0;
@@ -173,6 +186,8 @@ BenchFitResult bench_fit(const std::string& algorithm, const std::string& datase
     }
   }
   r.predict_seconds = median_of(predict_seconds);
+  r.fit_cpu_seconds = median_of(fit_cpu);
+  r.predict_cpu_seconds = median_of(predict_cpu);
   r.peak_rss_bytes = rss_peak_bytes();
   return r;
 }

@@ -4,7 +4,9 @@
 //     loads the dataset once, fits `repeats` times (fit i uses the stream derived from (seed, i))
 //     after one untimed warm-up fit (unless --no-warmup), on one thread, and prints one JSON line:
 //     algorithm, dataset, n_rows, n_features, resolved params, repeats, fit_seconds {min, median,
-//     mean}, fits_per_second (1 / median), predict_seconds (median), train_accuracy, and memory:
+//     mean}, fits_per_second (1 / median), predict_seconds (median), fit_cpu_seconds and
+//     predict_cpu_seconds (medians of the process's CPU time: on a shared machine the wall times
+//     grow with the load, the CPU times much less), train_accuracy, and memory:
 //     dataset_bytes (n x (d + 1) doubles), rss_after_load_bytes and peak_rss_bytes (the process's
 //     high-water mark, VmHWM). With --test-fraction F the fits use the first n - round(F n) rows
 //     and test_accuracy is measured on the last round(F n) rows (a synthetic spec's rows are i.i.d.,
@@ -30,6 +32,7 @@ struct BenchFitResult {
   uint64_t seed = 0;
   std::vector<double> fit_seconds;  // one per timed fit
   double predict_seconds = 0.0;     // median over the timed fits' models
+  double fit_cpu_seconds = 0.0, predict_cpu_seconds = 0.0;  // medians of the process's CPU time
   double train_accuracy = -1.0;     // classification: accuracy of the last model on its training rows
   double test_accuracy = -1.0;      // classification with test_fraction > 0: on the held-out rows
   std::size_t n_train = 0, n_test = 0;

@@ -8,6 +8,8 @@
 //   dpforest datasets fetch|verify [ID...]
 //   dpforest dataset check FILE.csv [--schema SCHEMA.yaml]
 //   dpforest describe --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--out FILE]
+//   dpforest fit --algorithm NAME --dataset ID [--param k=v ...] [--seed S] [--bins K] --save FILE
+//   dpforest predict MODEL DATA.csv [--out FILE] [--clip]
 //   dpforest summarize RESULTS_DIR [--config CONFIG] [--metric M] [--no-plot]
 //   dpforest check-published FILE [--results DIR] [--out FILE.md] [--json FILE.json]
 //   dpforest bench-fit --algorithm NAME --dataset SPEC [--param k=v ...] [--repeats N] [--seed S]
@@ -28,6 +30,7 @@
 #include "experiments/cli/audit_cmd.hpp"
 #include "experiments/cli/bench.hpp"
 #include "experiments/cli/cli.hpp"
+#include "experiments/cli/model_cmd.hpp"
 #include "experiments/config/config.hpp"
 #include "experiments/publish/published.hpp"
 #include "experiments/run/privacy_label.hpp"
@@ -54,6 +57,8 @@ const char* kUsage =
     "  datasets fetch|verify [ID...]  fetch / verify dataset files (all when no id)\n"
     "  dataset check FILE [--schema S]  check an own CSV file against its public schema\n"
     "  describe              fit one model on a whole dataset and print it as JSON\n"
+    "  fit                   fit one model on a whole dataset and save it (--save model.json)\n"
+    "  predict MODEL DATA    predict the rows of a CSV with a saved model\n"
     "  check-published FILE  published numbers and claims vs our results\n"
     "  summarize RESULTS_DIR  mean ± sd per series, dataset and swept value, and its figure\n"
     "  bench-fit             time fits of one algorithm on one dataset (one JSON line)\n"
@@ -226,6 +231,8 @@ int main(int argc, char** argv) {
     if (cmd == "datasets") return cmd_datasets(args);
     if (cmd == "dataset") return cmd_dataset(args);
     if (cmd == "describe") return cmd_describe(args);
+    if (cmd == "fit") return cmd_fit(args);
+    if (cmd == "predict") return cmd_predict(args);
     if (cmd == "check-published") return cmd_check(args);
     if (cmd == "summarize") return cmd_summarize(args);
     if (cmd == "bench-fit") return cmd_bench_fit(args);

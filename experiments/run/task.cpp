@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "algorithms/registry.hpp"
+#include "algorithms/registry_fit.hpp"
 #include "core/data/preprocess.hpp"
 #include "core/eval/metrics.hpp"
 #include "core/tree/forest.hpp"
@@ -134,12 +135,11 @@ void set_privacy(ResultRow& row, const AlgorithmInfo& info, const Cell& cell, co
   const PrivacyBound bound = info.privacy_bound(cell.params, data.task());
   // Every row records its delta: 0 for pure-epsilon ledgers; for an (epsilon, delta) algorithm (a-priori
   // delta > 0, e.g. lumberjack) epsilon_spent is the ledger's epsilon at that delta (epsilon_for).
-  const bool approx = priv && bound.delta > 0.0;
+  const SpentTotals spent = spent_totals(info, bound, ledger);
   row.set("epsilon_requested", priv ? cell.params.text("epsilon") : "inf");
-  row.set("epsilon_spent", !priv ? "0" : format_double(approx ? ledger.epsilon_for(bound.delta) : ledger.spent()));
-  row.set("epsilon_spent_conservative",
-          !priv ? "0" : format_double(approx ? ledger.epsilon_for(bound.delta, true) : ledger.spent_conservative()));
-  row.set("delta_spent", approx ? format_double(bound.delta) : "0");
+  row.set("epsilon_spent", !priv ? "0" : format_double(spent.epsilon));
+  row.set("epsilon_spent_conservative", !priv ? "0" : format_double(spent.epsilon_conservative));
+  row.set("delta_spent", spent.delta > 0.0 ? format_double(spent.delta) : "0");
   row.set("epsilon_apriori", priv ? format_double(bound.epsilon) : "0");
   row.set("epsilon_apriori_conservative", priv ? format_double(bound.epsilon_conservative) : "0");
   row.set("delta_apriori", priv ? format_double(bound.delta) : "0");

@@ -33,7 +33,7 @@ COLUMNS = [
     "benchmark", "dataset", "n_rows", "n_features", "ours_algorithm", "ours_params", "ours_fit_s",
     "ours_fits_per_s", "peer", "peer_params", "peer_fit_s", "peer_fits_per_s", "ratio_peer_over_ours",
     "repeats", "ours_test_accuracy", "peer_test_accuracy", "dataset_mb", "ours_peak_rss_mb",
-    "peak_rss_over_dataset", "growth_exponent", "machine", "date",
+    "peak_rss_over_dataset", "growth_exponent", "ours_predict_s", "predict_over_fit", "machine", "date",
 ]
 
 

@@ -7,6 +7,8 @@ synthetic:classification:n=N,d=28 for N in SIZES, in a fresh process each time, 
   ours_peak_rss_mb         the process's peak resident memory (dataset + fit + model), VmHWM
   peak_rss_over_dataset    their ratio (the target: at most 2)
   growth_exponent          least-squares slope of log(fit time) on log(N) over the sizes (1: linear)
+  ours_predict_s           scoring the N training rows with the fitted model (wall, one thread)
+  predict_over_fit         its ratio to the fit time (the target: at most 1)
 RF is one depth-limited tree (max_depth 12, min_samples_leaf 5): fully grown trees on 10^7 rows
 would be a multi-gigabyte model whatever the implementation, which is not what this row measures,
 and one tree keeps `make bench` within minutes (a forest's time is the trees' times added up).
@@ -61,5 +63,7 @@ def run(ctx):
                 "ours_peak_rss_mb": f'{r["peak_rss_bytes"] / 2**20:.1f}',
                 "peak_rss_over_dataset": f'{r["peak_rss_bytes"] / r["dataset_bytes"]:.2f}',
                 "growth_exponent": f"{exponent:.3f}" if exponent is not None else "",
+                "ours_predict_s": f'{r["predict_seconds"]:.6g}',
+                "predict_over_fit": f'{r["predict_seconds"] / r["fit_seconds"]["median"]:.3f}',
             })
     return rows

@@ -10,8 +10,10 @@ for g in "${groups[@]}"; do
     build) pkgs+=(cmake g++ make pkg-config zlib1g-dev libboost-program-options-dev libboost-math-dev libeigen3-dev
                   libyaml-cpp-dev doctest-dev librandom123-dev liblbfgspp-dev) ;;
     plots) pkgs+=(python3 python3-matplotlib python3-scipy python3-yaml) ;;
-    # The Python binding (python/) and its pytest suite, run by `make test`.
-    python) pkgs+=(python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest) ;;
+    # The Python binding (python/) and its pytest suite, run by `make test`; pip installing it into a
+    # venv (--system-site-packages, --no-build-isolation) and building a wheel (ctest python_install).
+    python) pkgs+=(python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest python3-venv python3-pip
+                   python3-setuptools python3-wheel python3-build) ;;
     # Headless Chromium for the fidelity report's browser test (ctest report_browser), run by `make test`.
     browser) pkgs+=(chromium) ;;
     bench) pkgs+=(python3 python3-sklearn python3-numpy r-cran-ranger) ;;

@@ -44,10 +44,11 @@ def audit(algorithm, params=None, pairs="median-move", samples=100000, alpha=1e-
 
 
 def load_dataset(spec):
-    """A registry dataset ("id" or "id:variant") as arrays plus its PUBLIC schema: X (categorical
+    """A registry dataset ("id" or "id:variant"), or an own FILE.csv with its public schema in
+    FILE.schema.yaml (docs/own-data.md), as arrays plus its PUBLIC schema: X (categorical
     features as codes 0..k-1), y (class indices or values), feature_names, kinds, lo, hi,
-    categories, classes, task, target_lo, target_hi. bounds()/categories_dict() of the result give the
-    estimator arguments."""
+    categories, classes, task, target_lo, target_hi; its "bounds" and "categories_codes" are the
+    estimators' bounds= and categories= arguments."""
     d = _core.load_dataset(spec)
     d["bounds"] = {f: (d["lo"][f], d["hi"][f]) for f, k in enumerate(d["kinds"]) if k == "numeric"}
     d["categories_codes"] = {f: list(range(len(c))) for f, c in enumerate(d["categories"]) if d["kinds"][f] != "numeric"}

@@ -1,12 +1,14 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Three differentially private forests from dpforest against scikit-learn's RandomForestClassifier.
 
-The data is a registry dataset read from the offline mirror (../shared/datasets) with its PUBLIC
+The data is a registry dataset (fetched by `make datasets`, or the offline mirror) with its PUBLIC
 schema: the feature domains given to the private forests come from the dataset registry, never from
-the data. Each private forest is fitted at several epsilons; accuracy is the mean over REPEATS random
-70/30 splits (the same splits for every method).
+the data. Each private forest is fitted at several epsilons with its defaults, which are its
+epsilon-DP variant; accuracy is the mean over REPEATS random 70/30 splits (the same splits for every
+method).
 
-    PYTHONPATH=build/python /usr/bin/python3 python/examples/compare_forests.py [DATASET]
+    /usr/bin/python3 -m venv --system-site-packages .venv && .venv/bin/pip install --no-build-isolation ./python
+    .venv/bin/python python/examples/compare_forests.py [DATASET]     # from any directory
 """
 import sys
 import time
@@ -27,13 +29,11 @@ classes = list(range(len(data["classes"])))
 public = dict(bounds=data["bounds"], classes=classes)  # the registry's public domains and class list
 print(f"{DATASET}: {X.shape[0]} rows, {X.shape[1]} features, classes {data['classes']}")
 
-# name -> estimator factory at a given epsilon (strict: the genuinely epsilon-DP variants)
+# name -> estimator factory at a given epsilon (the defaults are the epsilon-DP variants)
 PRIVATE = {
-    "DiPriMe (strict)": lambda eps: dpforest.DiPriMeClassifier(epsilon=eps, strict=True, n_trees=10, max_depth=6,
-                                                                **public),
-    "Smooth-RDF (strict)": lambda eps: dpforest.SmoothRDFClassifier(epsilon=eps, strict=True, domains="public",
-                                                                    n_trees=10, **public),
-    "DP-ERT (strict)": lambda eps: dpforest.DPERTClassifier(epsilon=eps, strict=True, n_trees=10, max_depth=6, **public),
+    "DiPriMe": lambda eps: dpforest.DiPriMeClassifier(epsilon=eps, n_trees=10, max_depth=6, **public),
+    "Smooth-RDF": lambda eps: dpforest.SmoothRDFClassifier(epsilon=eps, domains="public", n_trees=10, **public),
+    "DP-ERT": lambda eps: dpforest.DPERTClassifier(epsilon=eps, n_trees=10, max_depth=6, **public),
 }
 
 splits = [train_test_split(X, y, test_size=0.3, random_state=r, stratify=y) for r in range(REPEATS)]

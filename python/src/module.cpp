@@ -10,14 +10,17 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "algorithms/registry.hpp"
 #include "algorithms/registry_fit.hpp"
+#include "algorithms/saved_model.hpp"
 #include "core/data/array_input.hpp"
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
+#include "core/util/json.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/cli/audit_cmd.hpp"
 #include "experiments/audit/pairs.hpp"
@@ -80,11 +83,23 @@ py::list algorithm_list() {
   return out;
 }
 
-// A fitted registry model with the schema it was fitted on (prediction data is checked against it).
+// The privacy status of `algorithm` with `params` (resolved against its schema) for `task`, without
+// data: the Python layer derives from it which configuration is its epsilon-DP default.
+std::string privacy_status_of(const std::string& algorithm, const std::map<std::string, std::string>& params,
+                              const std::string& task) {
+  const AlgorithmInfo& info = find_algorithm(algorithm);
+  const Params p = resolve_params(algorithm, info.params, params, "parameters of " + algorithm);
+  return info.privacy_status(p, task == "regression" ? TaskKind::kRegression : TaskKind::kClassification);
+}
+
+// A fitted model: a fresh fit (with its ledger) or a saved one read back (its release only).
+// Prediction data is checked against the input schema and binned as at fit.
 class FittedModel {
  public:
-  FittedModel(RegistryFit fit, Schema schema, std::string name)
-      : fit_(std::move(fit)), schema_(std::move(schema)), name_(std::move(name)) {}
+  FittedModel(RegistryFit fit, Schema input, int bins)
+      : fit_(std::move(fit)), schema_(std::move(input)), bins_(bins) {}
+  FittedModel(SavedModel saved, std::string text)
+      : saved_(std::move(saved)), text_(std::move(text)), schema_(saved_->schema), bins_(saved_->bins) {}
 
   // Classification: (labels int64 [n], scores float64 [n, n_classes]); regression: (values, None).
   py::tuple predict(const Array& x) const {
@@ -97,9 +112,9 @@ class FittedModel {
     Predictions p;
     {
       py::gil_scoped_release release;
-      const Dataset data = dataset_from_arrays(name_, s, m, nullptr, 0);
-      const std::vector<uint32_t> rows = all_rows(data.n_rows());
-      p = fit_.model->predict(data, rows);
+      Dataset data = dataset_from_arrays("python", s, m, nullptr, 0);
+      if (bins_ > 0) data = bin_equal_width(data, bins_);
+      p = model().predict(data, all_rows(data.n_rows()));
     }
     if (p.task == TaskKind::kRegression) {
       py::array_t<double> v(static_cast<py::ssize_t>(p.value.size()));
@@ -114,31 +129,103 @@ class FittedModel {
     return py::make_tuple(labels, scores);
   }
 
-  std::string describe(const std::string& dataset) const { return describe_json(fit_, dataset); }
+  // A fresh fit: the JSON of `dpforest describe`. A saved model: its algorithm, parameters, status and
+  // the model's describe() (no occupancies: a saved model holds no counts).
+  std::string describe(const std::string& dataset) const {
+    if (fit_) return describe_json(*fit_, dataset);
+    JsonWriter w;
+    w.begin_object().field("algorithm", saved_->algorithm).field("dataset", dataset);
+    w.key("params").begin_object();
+    for (const auto& [k, v] : saved_->params) w.field(k, v);
+    w.end_object();
+    w.field("privacy_status", saved_->privacy_status).field("saved", true);
+    w.key("model").raw(saved_->model->describe());
+    w.end_object();
+    return w.str();
+  }
+  // The saved-model file of this model (algorithms/saved_model.hpp): the same text for a loaded one.
+  std::string save() const {
+    if (!fit_) return text_;
+    py::gil_scoped_release release;
+    return saved_model_json(*fit_, schema_, bins_);
+  }
+  std::string algorithm() const { return fit_ ? fit_->info->name : saved_->algorithm; }
   py::dict params() const {
     py::dict d;
-    for (const auto& [k, v] : fit_.params.values()) d[py::str(k)] = v;
+    if (fit_)
+      for (const auto& [k, v] : fit_->params.values()) d[py::str(k)] = v;
+    else
+      for (const auto& [k, v] : saved_->params) d[py::str(k)] = v;
     return d;
   }
-  const std::string& privacy_status() const { return fit_.privacy_status; }
-  bool is_private() const { return fit_.info->private_algorithm; }
-  // As a result row (experiments/run/task.cpp): an (epsilon, delta) algorithm's epsilon at its delta.
-  double epsilon_spent() const {
-    return fit_.bound.delta > 0 ? fit_.ledger.epsilon_for(fit_.bound.delta) : fit_.ledger.spent();
+  std::string privacy_status() const { return fit_ ? fit_->privacy_status : saved_->privacy_status; }
+  bool is_private() const { return find_algorithm(algorithm()).private_algorithm; }
+  bool has_ledger() const { return fit_.has_value(); }
+  // The fit's totals as a result row records them (spent_totals), and each mechanism's share of them.
+  // A saved model has neither (its file holds the a-priori bound only).
+  py::object spent() const {
+    if (!fit_) return py::none();
+    const SpentTotals t = spent_totals(*fit_->info, fit_->bound, fit_->ledger);
+    py::dict d;
+    d["epsilon"] = t.epsilon;
+    d["epsilon_conservative"] = t.epsilon_conservative;
+    d["delta"] = t.delta;
+    d["certified"] = fit_->ledger.certified();
+    return d;
   }
-  double epsilon_spent_conservative() const {
-    return fit_.bound.delta > 0 ? fit_.ledger.epsilon_for(fit_.bound.delta, true) : fit_.ledger.spent_conservative();
+  // The model's extra result columns (Model::extra_columns): for a model whose private release
+  // happens in predict() (matrix-rf's prediction methods), the epsilon that release spent.
+  py::dict extra_columns() const {
+    py::dict d;
+    for (const auto& [k, v] : model().extra_columns()) d[py::str(k)] = v;
+    return d;
   }
-  double epsilon_apriori() const { return fit_.bound.epsilon; }
-  double delta_apriori() const { return fit_.bound.delta; }
-  bool certified() const { return fit_.ledger.certified(); }
-  py::list ledger() const {
+  double epsilon_apriori() const { return fit_ ? fit_->bound.epsilon : saved_->bound.epsilon; }
+  double delta_apriori() const { return fit_ ? fit_->bound.delta : saved_->bound.delta; }
+  py::object ledger() const {
+    if (!fit_) return py::none();
+    return shares(fit_->info->private_algorithm ? &fit_->ledger : nullptr, fit_->bound.delta);
+  }
+  // The ledger of the last private release made by predict() (matrix-rf's prediction methods), or None.
+  py::object release_ledger() const {
+    const PrivacyLedger* l = model().release_ledger();
+    if (!l) return py::none();
+    return shares(l, 0.0);
+  }
+  py::dict schema() const {
+    py::dict d;
+    py::list names, kinds, lo, hi, cats;
+    for (const Feature& f : schema_.features) {
+      names.append(f.name);
+      kinds.append(std::string(to_string(f.kind)));
+      lo.append(f.lo);
+      hi.append(f.hi);
+      cats.append(f.categories);
+    }
+    d["feature_names"] = names;
+    d["kinds"] = kinds;
+    d["lo"] = lo;
+    d["hi"] = hi;
+    d["categories"] = cats;
+    d["domains_source"] = schema_.domains_source;
+    d["task"] = std::string(to_string(schema_.target.task));
+    d["classes"] = schema_.target.classes;
+    d["target_lo"] = schema_.target.lo;
+    d["target_hi"] = schema_.target.hi;
+    d["bins"] = bins_;
+    return d;
+  }
+
+ private:
+  static py::list shares(const PrivacyLedger* ledger, double delta) {
     py::list out;
-    for (const PrivacyLedger::Entry& e : fit_.ledger.entries()) {
+    if (!ledger) return out;
+    for (const PrivacyLedger::Share& e : ledger->breakdown(delta)) {
       py::dict d;
       d["mechanism"] = e.mechanism;
       d["calls"] = e.calls;
       d["epsilon"] = e.epsilon;
+      d["delta"] = e.delta;
       d["rho"] = e.rho;
       d["mu"] = e.mu;
       d["certified"] = e.certified;
@@ -146,44 +233,30 @@ class FittedModel {
     }
     return out;
   }
-  std::string ledger_summary() const { return fit_.ledger.summary(); }
-  py::dict schema() const {
-    py::dict d;
-    py::list lo, hi, cats;
-    for (const Feature& f : schema_.features) {
-      lo.append(f.lo);
-      hi.append(f.hi);
-      cats.append(f.categories);
-    }
-    d["lo"] = lo;
-    d["hi"] = hi;
-    d["categories"] = cats;
-    d["domains_source"] = schema_.domains_source;
-    d["target_lo"] = schema_.target.lo;
-    d["target_hi"] = schema_.target.hi;
-    return d;
-  }
-
- private:
-  RegistryFit fit_;
+  const Model& model() const { return fit_ ? *fit_->model : *saved_->model; }
+  std::optional<RegistryFit> fit_;
+  std::optional<SavedModel> saved_;
+  std::string text_;
   Schema schema_;
-  std::string name_;
+  int bins_ = 0;
 };
 
 // Fits `algorithm` with `params` (canonical text) on X, y. categories[f] non-empty marks feature f
-// categorical; lo/hi are numeric domains (ignored with bounds_from_data). classification: y holds
-// class indices into `classes`; regression: values within [target_lo, target_hi] unless
-// target_from_data.
+// categorical (X holds its codes; the names are the schema's category list); lo/hi are numeric
+// domains (ignored with bounds_from_data). classification: y holds class indices into `classes`;
+// regression: values within [target_lo, target_hi] unless target_from_data. bins > 0: every numeric
+// feature is binned into `bins` equal-width bins of its domain before the fit (and before predict).
 std::unique_ptr<FittedModel> fit(const std::string& algorithm, const std::map<std::string, std::string>& params,
                                  const Array& x, const Array& y, const std::vector<std::string>& names,
-                                 const std::vector<std::vector<double>>& categories, const std::vector<double>& lo,
+                                 const std::vector<std::vector<std::string>>& categories, const std::vector<double>& lo,
                                  const std::vector<double>& hi, bool bounds_from_data, const std::string& task,
                                  const std::vector<std::string>& classes, double target_lo, double target_hi,
-                                 bool target_from_data, uint64_t seed, int threads, const std::string& name) {
+                                 bool target_from_data, uint64_t seed, int threads, int bins) {
   const StridedMatrix m = view_2d(x);
   require(y.ndim() == 1, "y must be 1-dimensional (n_samples,), got ", y.ndim(), " dimension(s)");
   require(static_cast<std::size_t>(y.shape(0)) == m.rows, "X has ", m.rows, " rows but y has ", y.shape(0));
   require(task == "classification" || task == "regression", "task must be classification or regression");
+  require(bins >= 0 && bins <= 1000, "bins must be in [0, 1000], got ", bins);
   Target t;
   t.name = "target";
   t.task = task == "classification" ? TaskKind::kClassification : TaskKind::kRegression;
@@ -194,10 +267,18 @@ std::unique_ptr<FittedModel> fit(const std::string& algorithm, const std::map<st
   ArrayFeatures spec{names, categories, lo, hi, bounds_from_data};
   Schema schema = array_schema(spec, t);
   py::gil_scoped_release release;
-  Dataset data = dataset_from_arrays(name, schema, m, y.data(), y.strides(0) / static_cast<py::ssize_t>(sizeof(double)),
+  Dataset data = dataset_from_arrays("python", schema, m, y.data(), y.strides(0) / static_cast<py::ssize_t>(sizeof(double)),
                                      target_from_data);
+  Schema input = data.schema();  // with any domains read from the data
+  if (bins > 0) data = bin_equal_width(data, bins);
   RegistryFit r = fit_registry(algorithm, params, data, seed, threads, "parameters of " + algorithm);
-  return std::make_unique<FittedModel>(std::move(r), data.schema(), name);
+  return std::make_unique<FittedModel>(std::move(r), std::move(input), bins);
+}
+
+// A saved model (dpforest fit --save, dpforest.save) from its text.
+std::unique_ptr<FittedModel> load_model_text(const std::string& text, const std::string& source) {
+  SavedModel m = parse_saved_model(text, source);
+  return std::make_unique<FittedModel>(std::move(m), text);
 }
 
 // A registry dataset as arrays (categorical features as codes 0..k-1) and its public schema.
@@ -351,20 +432,24 @@ PYBIND11_MODULE(_core, m) {
   m.def("describe", &describe_model, py::arg("algorithm"), py::arg("dataset"), py::arg("params"), py::arg("seed"),
         "the JSON of `dpforest describe`");
   m.def("fit", &fit);
+  m.def("load_model", &load_model_text, py::arg("text"), py::arg("source"));
+  m.def("privacy_status", &privacy_status_of, py::arg("algorithm"), py::arg("params"), py::arg("task"));
   m.def("run_experiment", &run, py::arg("config"), py::arg("results"), py::arg("threads"), py::arg("progress"));
   m.def("audit", &audit);
   py::class_<FittedModel>(m, "FittedModel")
       .def("predict", &FittedModel::predict)
       .def("describe", &FittedModel::describe, py::arg("dataset") = "python")
+      .def("save", &FittedModel::save)
       .def("params", &FittedModel::params)
       .def("schema", &FittedModel::schema)
+      .def("spent", &FittedModel::spent)
+      .def("ledger", &FittedModel::ledger)
+      .def("extra_columns", &FittedModel::extra_columns)
+      .def("release_ledger", &FittedModel::release_ledger)
+      .def_property_readonly("algorithm", &FittedModel::algorithm)
       .def_property_readonly("privacy_status", &FittedModel::privacy_status)
       .def_property_readonly("is_private", &FittedModel::is_private)
-      .def_property_readonly("epsilon_spent", &FittedModel::epsilon_spent)
-      .def_property_readonly("epsilon_spent_conservative", &FittedModel::epsilon_spent_conservative)
+      .def_property_readonly("has_ledger", &FittedModel::has_ledger)
       .def_property_readonly("epsilon_apriori", &FittedModel::epsilon_apriori)
-      .def_property_readonly("delta_apriori", &FittedModel::delta_apriori)
-      .def_property_readonly("certified", &FittedModel::certified)
-      .def("ledger", &FittedModel::ledger)
-      .def_property_readonly("ledger_summary", &FittedModel::ledger_summary);
+      .def_property_readonly("delta_apriori", &FittedModel::delta_apriori);
 }

@@ -35,7 +35,7 @@ def test_out_of_domain_value_names_the_column(binary_data):
     with pytest.raises(ValueError, match=r"column 'x2' \(index 2\), row 17: value 1.5 is outside its public domain \[0, 1\]"):
         clf().fit(bad, y)
     m = clf().fit(X, y)
-    with pytest.raises(ValueError, match=r"column 'x2' \(index 2\), row 17: value 1.5 is outside"):
+    with pytest.raises(ValueError, match=r"column 'x2' \(index 2\), row 17: value 1.5 is outside.*clip"):
         m.predict(bad)
 
 
@@ -72,5 +72,7 @@ def test_unknown_label_category_and_parameter(binary_data):
         dpforest.RFClassifier(n_trees=2, bounds={0: (0, 1)}, categories={1: [0, 5]}, classes=[0, 1]).fit(Xc, y)
     with pytest.raises(ValueError, match="unknown parameter 'n_tree'"):
         dpforest.Classifier(algorithm="dipreme", epsilon=1.0, n_tree=3, bounds=(0, 1), classes=[0, 1]).fit(X, y)
+    with pytest.raises(ValueError, match="parameter .epsilon. of algorithm .dipreme. is .-1.0., expected number > 0"):
+        dpforest.DiPriMeClassifier(epsilon=-1.0, bounds=(0, 1), classes=[0, 1]).fit(X, y)
     with pytest.raises(ValueError, match="unknown algorithm 'nope'"):
         dpforest.Classifier(algorithm="nope", bounds=(0, 1), classes=[0, 1]).fit(X, y)

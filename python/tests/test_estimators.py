@@ -17,11 +17,13 @@ def test_every_registry_algorithm_has_a_class_per_task():
             assert cls.__name__ in dpforest.__all__
             params = cls().get_params()
             for spec in info["params"]:
-                assert dpforest._estimators.py_name(spec["name"]) in params  # arguments come from the schema
+                assert dpforest._registry.py_name(spec["name"]) in params  # arguments come from the schema
                 assert spec["doc"] in cls.__doc__  # and so does the docstring
     assert dpforest.DiPriMeClassifier._algorithm == "dipreme"
     assert dpforest.SmoothRDFClassifier._algorithm == "smooth-rdf"
     assert dpforest.DPRFClassifier._algorithm == "dp-rf"
+    assert dpforest.PrivaTreeClassifier._algorithm == "privatree"  # the method's name, PrivaTree
+    assert not hasattr(dpforest, "PrivatreeClassifier")
 
 
 def test_fit_predict_and_privacy_attributes(binary_data):
@@ -117,7 +119,7 @@ def test_fortran_and_strided_input_give_the_same_model(binary_data):
     assert a == b == c
 
 
-def test_unfitted_estimators_pickle_and_fitted_ones_refuse(binary_data):
+def test_unfitted_and_fitted_estimators_pickle(binary_data):
     import pickle
 
     X, y = binary_data
@@ -125,8 +127,12 @@ def test_unfitted_estimators_pickle_and_fitted_ones_refuse(binary_data):
     again = pickle.loads(pickle.dumps(est))
     assert again.get_params() == est.get_params()
     est.fit(X, y)
-    with pytest.raises(TypeError):
-        pickle.dumps(est)
+    fitted = pickle.loads(pickle.dumps(est))
+    assert np.array_equal(fitted.predict_proba(X), est.predict_proba(X))
+    assert fitted.privacy_status_ == est.privacy_status_ and fitted.epsilon_apriori_ == est.epsilon_apriori_
+    # what the fit spent depends on the rows: not in the pickle
+    assert fitted.epsilon_spent_ is None and fitted.ledger_ is None
+    assert est.epsilon_spent_ is not None  # the original keeps it
 
 
 def test_float64_input_reaches_the_core_without_a_numpy_copy(binary_data, monkeypatch):

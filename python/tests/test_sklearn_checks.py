@@ -1,8 +1,8 @@
 """scikit-learn's estimator checks on four registry estimators (two private, two baselines).
 
 The checks run with on_missing_domain='warn': they fit on data whose domains nobody declares
-(the PrivacyLeakWarning it raises is expected there). The checks that cannot apply to these
-estimators are listed in SKIPPED with the reason; every other check must pass.
+(the PrivacyLeakWarning it raises is expected there). Every check must pass (SKIPPED would list
+one that cannot apply, with the reason).
 """
 import warnings
 
@@ -36,13 +36,8 @@ ESTIMATORS = [
     dpforest.RFRegressor(n_trees=5, on_missing_domain="warn", random_state=0),
 ]
 
-# check name -> why it cannot apply.
-SKIPPED = {
-    "check_estimators_pickle": (
-        "a fitted estimator holds a C++ model (dpforest._core.FittedModel) and the core has no model "
-        "serialisation; re-fitting on unpickling would need the training data inside the pickle, which a "
-        "private estimator must not carry. Unfitted estimators pickle (test_estimators.py)"),
-}
+# check name -> why it cannot apply (none: fitted estimators pickle through their saved-model text).
+SKIPPED = {}
 
 
 def _check_name(check):
@@ -55,5 +50,5 @@ def test_sklearn_compatible(estimator, check):
     if name in SKIPPED:
         pytest.skip(SKIPPED[name])
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", dpforest.PrivacyLeakWarning)
+        warnings.simplefilter("ignore", dpforest.PrivacyWarning)
         check(estimator)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <algorithm>
@@ -43,6 +44,22 @@ inline Dataset synthetic(std::size_t n, TaskKind task, uint64_t seed = 1) {
     double y = task == TaskKind::kClassification ? (x[0] + 0.5 * x[1] + noise > 0.75 ? 1.0 : 0.0)
                                                  : std::clamp(0.6 * x[0] + 0.4 * x[2] + noise, 0.0, 1.0);
     d.add_row(x, y);
+  }
+  d.validate();
+  return d;
+}
+
+// One numeric feature x on [0, 1], classes {0, 1}: a row per (x, class) pair.
+inline Dataset one_feature(const std::vector<std::pair<double, int>>& rows) {
+  Schema s;
+  s.features.push_back(Feature{"x", FeatureKind::kNumeric, 0.0, 1.0, {}});
+  s.target.name = "y";
+  s.target.task = TaskKind::kClassification;
+  s.target.classes = {"0", "1"};
+  Dataset d("one-feature", s);
+  for (const auto& [x, y] : rows) {
+    const double v[1] = {x};
+    d.add_row(v, y);
   }
   d.validate();
   return d;

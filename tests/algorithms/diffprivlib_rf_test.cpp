@@ -9,22 +9,6 @@
 namespace dpf::test {
 namespace {
 
-// One numeric feature on [0, 1]; every row at x (so every row reaches the leftmost leaf: t >= 0 = x).
-Dataset one_feature(const std::vector<std::pair<double, int>>& rows) {
-  Schema s;
-  s.features.push_back(Feature{"x", FeatureKind::kNumeric, 0.0, 1.0, {}});
-  s.target.name = "y";
-  s.target.task = TaskKind::kClassification;
-  s.target.classes = {"0", "1"};
-  Dataset d("one-feature", s);
-  for (const auto& [x, y] : rows) {
-    const double v[1] = {x};
-    d.add_row(v, y);
-  }
-  d.validate();
-  return d;
-}
-
 double accuracy(const Model& m, const Dataset& d, std::span<const uint32_t> rows) {
   const Predictions p = m.predict(d, rows);
   double ok = 0;

@@ -20,19 +20,6 @@ uint64_t periodic_word(const void* ctx, uint64_t /*key*/, uint64_t counter) {
   return counter % period == 0 ? ~uint64_t{0} : 0;
 }
 
-// One numeric feature on [0, 1], classes {0, 1}, `n` rows of class 0 at x = 0.
-Dataset class0_rows(std::size_t n) {
-  Schema s;
-  s.features.push_back(Feature{"x", FeatureKind::kNumeric, 0.0, 1.0, {}});
-  s.target.name = "y";
-  s.target.task = TaskKind::kClassification;
-  s.target.classes = {"0", "1"};
-  Dataset d("class0", s);
-  const double x = 0.0;
-  for (std::size_t i = 0; i < n; ++i) d.add_row(std::span<const double>(&x, 1), 0.0);
-  return d;
-}
-
 // Every threshold of the forest is a point of the public grid of its node's domain (the public
 // domain narrowed by the thresholds above it, themselves released): it carries no data bits.
 void check_thresholds_on_grid(const ForestModel& forest, const Schema& schema, int& checked) {
@@ -68,7 +55,7 @@ TEST_SUITE("unit") {
   // rounds to 0, so label 1 could never be released on D, but can on D' = D + one class-1 row: an
   // infinite privacy loss. With exact sampling some sequence of random words releases label 1 on D.
   TEST_CASE("strict diffprivlib-rf: label 1 at x = 0 has positive probability on 746 class-0 rows") {
-    const Dataset d = class0_rows(746);
+    const Dataset d = one_feature(std::vector<std::pair<double, int>>(746, {0.0, 0}));
     const AlgorithmInfo& info = find_algorithm("diffprivlib-rf");
     const Params params =
         resolve_params("diffprivlib-rf", info.params,

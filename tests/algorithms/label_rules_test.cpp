@@ -70,4 +70,35 @@ TEST_SUITE("unit") {
     CHECK(pr.privacy_status(params({{"epsilon", "1"}, {"reference_quirks", "inside"}}), TaskKind::kClassification)
               .rfind("published, not epsilon-DP: reference_quirks inside", 0) == 0);
   }
+
+  TEST_CASE("shared statuses and bounds: strict repairs, nominal (epsilon, delta), trees summed unless strict") {
+    const auto status = dp_when_strict("a reason");
+    CHECK(status(params({{"strict", "true"}}), TaskKind::kClassification) == "epsilon-DP");
+    CHECK(status(params({{"strict", "false"}}), TaskKind::kRegression) == "published, not epsilon-DP: a reason");
+    const PrivacyBound ed = nominal_epsilon_delta(params({{"epsilon", "2"}, {"delta", "1e-06"}}), TaskKind::kClassification);
+    CHECK(ed.epsilon == 2.0);
+    CHECK(ed.epsilon_conservative == 2.0);
+    CHECK(ed.delta == 1e-6);
+    const PrivacyBound summed =
+        trees_summed_unless_strict(params({{"epsilon", "2"}, {"n_trees", "5"}, {"strict", "false"}}), TaskKind::kClassification);
+    CHECK(summed.epsilon == 2.0);
+    CHECK(summed.epsilon_conservative == 10.0);
+    CHECK(summed.delta == 0.0);
+    CHECK(trees_summed_unless_strict(params({{"epsilon", "2"}, {"n_trees", "5"}, {"strict", "true"}}),
+                                     TaskKind::kClassification)
+              .epsilon_conservative == 2.0);
+  }
+
+  TEST_CASE("describe: the head every entry states; describe_non_private adds no epsilon and its status") {
+    const AlgorithmInfo a = describe("x", "paper-a, paper-b", kBothTasks, "a summary");
+    CHECK(a.name == "x");
+    CHECK(a.papers == "paper-a, paper-b");
+    CHECK(a.summary == "a summary");
+    CHECK(a.supports(TaskKind::kRegression));
+    CHECK(a.private_algorithm);
+    const AlgorithmInfo np = describe_non_private("y", "p", kClassificationTask, "s");
+    CHECK_FALSE(np.private_algorithm);
+    CHECK_FALSE(np.supports(TaskKind::kRegression));
+    CHECK(np.privacy_status(params({}), TaskKind::kClassification) == "non-private");
+  }
 }

@@ -12,21 +12,6 @@
 namespace dpf::test {
 namespace {
 
-Dataset one_feature(const std::vector<std::pair<double, int>>& rows) {
-  Schema s;
-  s.features.push_back(Feature{"x", FeatureKind::kNumeric, 0.0, 1.0, {}});
-  s.target.name = "y";
-  s.target.task = TaskKind::kClassification;
-  s.target.classes = {"0", "1"};
-  Dataset d("one-feature", s);
-  for (const auto& [x, y] : rows) {
-    const double v[1] = {x};
-    d.add_row(v, y);
-  }
-  d.validate();
-  return d;
-}
-
 // The epsilon the ledger summary reports for one mechanism kind (0 if absent).
 double summary_epsilon(const std::string& summary, const std::string& mechanism) {
   std::istringstream in(summary);

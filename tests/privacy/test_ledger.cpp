@@ -4,9 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "core/privacy/ledger.hpp"
+#include "core/privacy/rdp.hpp"
 #include "core/util/error.hpp"
 
 using dpf::Composition;
@@ -187,5 +189,100 @@ TEST_SUITE("unit") {
     MESSAGE("10 trees x 2^11-1 nodes: " << L.n_scopes() << " scopes, " << L.n_charges() << " charges, " << secs * 1e3
                                         << " ms including spent()");
     CHECK(secs < 1.0);  // generous: a few ms expected
+  }
+
+  TEST_CASE("breakdown: each kind's share of the composed total, parallel scopes keep the heaviest child") {
+    // A sum of each kind over its calls (the old per-kind tally) would give a = 1, b = 0.6, c = 0.1:
+    // 1.7 in all, for a fit that composes to 1.1.
+    PrivacyLedger L;
+    L.charge(PrivacyLedger::kRoot, "c", 0.1, 1.0);
+    const auto par = L.open_scope(PrivacyLedger::kRoot, Composition::kParallel, "children");
+    L.charge(L.open_scope(par, Composition::kSequential), "a", 1.0, 1.0);
+    L.charge(L.open_scope(par, Composition::kSequential), "b", 0.6, 1.0);
+    const auto shares = L.breakdown();
+    REQUIRE(shares.size() == 3);
+    CHECK(shares[0].mechanism == "c");
+    CHECK(shares[0].epsilon == doctest::Approx(0.1));
+    CHECK(shares[1].mechanism == "a");
+    CHECK(shares[1].epsilon == doctest::Approx(1.0));
+    CHECK(shares[2].mechanism == "b");
+    CHECK(shares[2].epsilon == 0.0);
+    CHECK(shares[2].calls == 1);
+    CHECK(shares[0].epsilon + shares[1].epsilon + shares[2].epsilon == doctest::Approx(L.spent()));
+  }
+
+  TEST_CASE("breakdown of trees: splits and leaves along a root-to-leaf path, summed over trees") {
+    PrivacyLedger L;
+    for (int t = 0; t < 3; ++t) grow(L, L.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "tree"), 4, 0.01, 0.1);
+    const auto shares = L.breakdown();
+    REQUIRE(shares.size() == 2);
+    CHECK(shares[0].mechanism == "interval_em");
+    CHECK(shares[0].epsilon == doctest::Approx(3 * 4 * 0.01));
+    CHECK(shares[0].calls == 3 * 15);
+    CHECK(shares[1].mechanism == "laplace");
+    CHECK(shares[1].epsilon == doctest::Approx(3 * 0.1));
+    CHECK(shares[0].epsilon + shares[1].epsilon == doctest::Approx(L.spent()));
+  }
+
+  TEST_CASE("breakdown after absorb maps the absorbed ledger's kinds by name") {
+    PrivacyLedger L(Composition::kParallel);
+    L.charge(PrivacyLedger::kRoot, "a", 0.2, 1.0);
+    PrivacyLedger other;
+    other.charge(PrivacyLedger::kRoot, "b", 0.5, 1.0);
+    other.charge(PrivacyLedger::kRoot, "a", 0.25, 1.0);
+    L.absorb(PrivacyLedger::kRoot, other);
+    const auto shares = L.breakdown();
+    REQUIRE(shares.size() == 2);
+    CHECK(shares[0].mechanism == "a");
+    CHECK(shares[0].epsilon == doctest::Approx(0.45));
+    CHECK(shares[1].mechanism == "b");
+    CHECK(shares[1].epsilon == doctest::Approx(0.5));
+    CHECK(shares[0].epsilon + shares[1].epsilon == doctest::Approx(L.spent()));
+  }
+
+  TEST_CASE("breakdown of an (epsilon, delta) ledger adds up to epsilon_for(delta)") {
+    // Lumberjack's shape: one approximate-DP charge for the forest, one zCDP charge per tree.
+    PrivacyLedger L;
+    const auto forest = L.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "forest");
+    L.charge_approx(forest, "gshm", 0.7, 7e-7, 1.0);
+    for (int t = 0; t < 5; ++t) L.charge_zcdp(L.open_scope(forest, Composition::kSequential), "leaves", 0.001, 1.0);
+    const double delta = 1e-6;
+    const auto shares = L.breakdown(delta);
+    REQUIRE(shares.size() == 2);
+    CHECK(shares[0].epsilon == doctest::Approx(0.7));
+    CHECK(shares[0].delta == doctest::Approx(7e-7));
+    CHECK(shares[1].rho == doctest::Approx(0.005));
+    CHECK(shares[1].epsilon == doctest::Approx(dpf::zcdp_to_epsilon(0.005, delta - 7e-7)).epsilon(1e-6));
+    CHECK(shares[0].epsilon + shares[1].epsilon == doctest::Approx(L.epsilon_for(delta)));
+  }
+
+  TEST_CASE("breakdown of a GDP ledger splits the exact conversion by mu^2 shares") {
+    PrivacyLedger L;
+    L.charge_gdp(PrivacyLedger::kRoot, "binning", 0.3, 1.0);
+    const auto rounds = L.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "rounds");
+    for (int r = 0; r < 4; ++r) L.charge_gdp(rounds, "boosting", 0.2, 1.0);
+    const double delta = 1e-6;
+    const auto shares = L.breakdown(delta);
+    REQUIRE(shares.size() == 2);
+    CHECK(shares[0].mu == doctest::Approx(0.3));
+    CHECK(shares[1].mu == doctest::Approx(0.4));  // sqrt(4 x 0.2^2)
+    const double total = L.epsilon_for(delta);
+    CHECK(shares[0].epsilon + shares[1].epsilon == doctest::Approx(total));
+    CHECK(shares[0].epsilon == doctest::Approx(total * 0.09 / 0.25));
+  }
+
+  TEST_CASE("breakdown of a Renyi-DP ledger adds up to epsilon_for(delta)") {
+    PrivacyLedger L;
+    const auto curve = std::make_shared<const dpf::RdpCurve>(dpf::RdpCurve::subsampled_gaussian(0.1, 0.5));
+    const auto rounds = L.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "rounds");
+    for (int r = 0; r < 20; ++r) L.charge_rdp(rounds, "leaves", curve, 1.0);
+    L.charge(PrivacyLedger::kRoot, "init", 0.05, 1.0);
+    const double delta = 1e-6;
+    const auto shares = L.breakdown(delta);
+    REQUIRE(shares.size() == 2);
+    CHECK(shares[0].mechanism == "leaves");
+    CHECK(shares[0].epsilon > shares[1].epsilon);
+    CHECK(shares[1].epsilon > 0.0);
+    CHECK(shares[0].epsilon + shares[1].epsilon == doctest::Approx(L.epsilon_for(delta)));
   }
 }
