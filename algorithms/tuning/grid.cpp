@@ -161,6 +161,23 @@ std::vector<std::pair<std::string, std::string>> TunedModel::extra_columns() con
   return out;
 }
 
+void TunedModel::save(JsonWriter& w) const {
+  w.begin_object().field("kind", "tuned").field("method", method_).field("selected", point_).field("grid_index", point_index_);
+  w.field("score_released", score_released_);
+  if (score_released_) w.key("noisy_validation_score").exact(score_);
+  w.key("candidate");
+  chosen_->save(w);
+  w.end_object();
+}
+
+std::unique_ptr<Model> load_tuned_model(const JsonIn& in, const Schema& schema, CandidateLoader load_candidate) {
+  const bool released = in["score_released"].boolean();
+  const double score = released ? in["noisy_validation_score"].number() : 0.0;
+  return std::make_unique<TunedModel>(load_candidate(in["candidate"], schema), in["method"].string(),
+                                      in["selected"].string(), static_cast<int>(in["grid_index"].integer(0, 1 << 30)),
+                                      -1, score, released);
+}
+
 Release TunedModel::released() const {
   Release r = chosen_->released();
   r.discrete.push_back(point_index_);

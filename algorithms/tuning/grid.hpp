@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/tuning/entries.hpp"
+#include "core/util/json_read.hpp"
 
 namespace dpf {
 
@@ -64,6 +65,10 @@ class TunedModel : public Model {
   // The chosen candidate's release, then the grid index (discrete) and, when released, the noisy
   // score (continuous).
   Release released() const override;
+  // Kind "tuned": the chosen grid point and index, the noisy score where it is released, and the
+  // candidate's own object. The number of runs and the oracle's non-private CV score are not released
+  // (Liu & Talwar's output is the best run alone), so they are not saved.
+  void save(JsonWriter& w) const override;
 
  private:
   std::unique_ptr<Model> chosen_;
@@ -72,5 +77,11 @@ class TunedModel : public Model {
   double score_;
   bool score_released_;
 };
+
+// Reads back a TunedModel saved by TunedModel::save; `load_candidate` reads the candidate's object (the
+// loader table's load_model, passed in so that this folder includes no other family). A loaded model's
+// runs are -1 (not released).
+using CandidateLoader = std::unique_ptr<Model> (*)(const JsonIn&, const Schema&);
+std::unique_ptr<Model> load_tuned_model(const JsonIn& in, const Schema& schema, CandidateLoader load_candidate);
 
 }  // namespace dpf

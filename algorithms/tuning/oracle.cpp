@@ -70,22 +70,19 @@ const ParamSet<TuningParams>& oracle_params() {
   static const ParamSet<P> set =
       tuning_param_set("privacy budget ε of every candidate fit and of the final refit (the non-private selection is "
                        "not accounted: the label says so)")
-          .add(&P::inner_folds, {.name = "inner_folds", .default_value = "3", .min = 2, .max = 20,
-                                 .doc = "k of the inner k-fold cross-validation on the training rows"});
+          .add(&P::inner_folds, param::count("inner_folds", 3, 2, 20, "k of the inner k-fold cross-validation on the "
+                                                                     "training rows"));
   return set;
 }
 
 }  // namespace
 
 AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
-  AlgorithmInfo a{
-      .name = "oracle-tuning",
-      .summary = "The oracle upper bound of tuning, not a private pipeline: every point of `grid` for `base` is "
-                 "scored by non-private inner k-fold cross-validation on the training rows, the best is refitted on "
-                 "all of them at ε. Labelled not DP whatever the base; never ranked with DP configurations",
-      .papers = "benchmark",
-      .tasks = {TaskKind::kClassification, TaskKind::kRegression}};
-  a.params = oracle_params().specs(a.quirks);
+  AlgorithmInfo a = describe(
+      "oracle-tuning", "benchmark", kBothTasks,
+      "The oracle upper bound of tuning, not a private pipeline: every point of `grid` for `base` is scored by "
+      "non-private inner k-fold cross-validation on the training rows, the best is refitted on all of them at ε. "
+      "Labelled not DP whatever the base; never ranked with DP configurations");
   const TuningParams fixed{.name = a.name, .lookup = lookup};
   auto resolve = [fixed](const Params& p) { return oracle_params().from(p, fixed); };
   a.privacy_status = [](const Params&, TaskKind) -> std::string {
@@ -104,7 +101,7 @@ AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
     }
     return b;
   };
-  a.make = learner_factory<OracleLearner>(oracle_params(), fixed);
+  a = with_learner<OracleLearner>(std::move(a), oracle_params(), fixed);
   // Every grid point inner_folds times on (k - 1) / k of the rows, then the chosen one on all of them.
   a.inner = [resolve](const Params& p) {
     const TuningParams t = resolve(p);
