@@ -99,12 +99,15 @@ reproduce: tool
 	  case $$n in figure-*) $(MAKE) --no-print-directory reproduce-$$n PAPER=$(PAPER);; \
 	              table-*) $(MAKE) --no-print-directory reproduce-$$n PAPER=$(PAPER);; esac; done
 
-# The leaderboard (configs/benchmark, issue 16): three configs on shared folds, then the ranks, Friedman /
+# The leaderboard (configs/benchmark, docs/leaderboard.md): nine configs on shared folds, then the ranks, Friedman /
 # Nemenyi critical-difference diagrams, accuracy-vs-epsilon panels, wins/ties/losses against the best
 # non-private forest and fit times (results/benchmark/leaderboard/). Resumable: finished cells are kept.
 # PUBLISH=1 also copies the light outputs to $(REFERENCE)/benchmark/leaderboard/ (tracked) and rewrites
 # README.md's leaderboard block from them (python3 -m plots.benchmark.test_leaderboard checks the two agree).
-BENCHMARK_CONFIGS := classification binary regression
+# The paper-settings track (classification, binary, regression), the tuning tracks (*-tuned: private
+# selection and oracle) and the large tier (large, large-binary, large-regression; 1 x 5-fold), all on the
+# seed's folds.
+BENCHMARK_CONFIGS := classification binary regression classification-tuned binary-tuned regression-tuned large large-binary large-regression
 reproduce-benchmark: tool
 	@set -e; for c in $(BENCHMARK_CONFIGS); do \
 	  $(DPF) run configs/benchmark/$$c.yaml --threads $(THREADS) --results $(RESULTS); done

@@ -8,6 +8,7 @@
 #include "algorithms/lumberjack/lumberjack.hpp"
 #include "algorithms/matrix_rf/matrix_rf.hpp"
 #include "algorithms/s_bdt/s_bdt.hpp"
+#include "algorithms/tuning/grid.hpp"
 #include "core/tree/forest.hpp"
 
 namespace dpf {
@@ -20,6 +21,8 @@ struct Loader {
 };
 
 std::unique_ptr<Model> load_forest(const JsonIn& in, const Schema& s) { return load_forest_model(in, s); }
+// A tuned model holds its candidate's object, read back through this table.
+std::unique_ptr<Model> load_tuned(const JsonIn& in, const Schema& s) { return load_tuned_model(in, s, &load_model); }
 
 const Loader kLoaders[] = {
     {"forest", &load_forest},               // core/tree/forest_io.cpp: every ForestModel
@@ -29,6 +32,7 @@ const Loader kLoaders[] = {
     {"matrix-rf", &load_matrix_rf_model},   // algorithms/matrix_rf: its training methods
     {"dp-ebm", &load_dp_ebm_model},         // algorithms/dp_ebm
     {"boosted", &load_boosted_model},       // algorithms/s_bdt: s-bdt, dpboost
+    {"tuned", &load_tuned},                 // algorithms/tuning: private-selection, oracle-tuning
 };
 
 }  // namespace

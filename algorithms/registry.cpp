@@ -23,6 +23,7 @@
 #include "algorithms/rgv/rgv.hpp"
 #include "algorithms/s_bdt/s_bdt.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
+#include "algorithms/tuning/tuning.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -54,6 +55,10 @@ std::vector<AlgorithmInfo> build_table() {
   std::vector<AlgorithmInfo> table;
   for (const auto& family : families)
     for (const AlgorithmInfo& a : family) table.push_back(complete_entry(a));
+  // private-selection, oracle-tuning: meta-algorithms over the entries above, which they find through
+  // find_algorithm when they fit (after this table is built), so their folder includes no family.
+  const AlgorithmLookup lookup = [](const std::string& name) -> const AlgorithmInfo& { return find_algorithm(name); };
+  for (const AlgorithmInfo& a : tuning_algorithms(lookup)) table.push_back(complete_entry(a));
   return table;
 }
 

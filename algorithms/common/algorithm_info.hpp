@@ -41,6 +41,18 @@ inline constexpr const char* kApproxDpLabel = "(epsilon, delta)-DP";
 // True for either label above: the configuration's guarantee holds as labelled.
 bool is_dp_label(const std::string& status);
 
+// The fits of another registry entry that one fit of a meta-algorithm makes (algorithms/tuning): the
+// entry, its candidate configurations (used equally often on average), and how much of the entry's
+// work one fit does. The runner's validation refuses the meta-algorithm where the entry could not run
+// itself (a binary-only base on a multiclass dataset), and the cost model prices it from the entry's.
+struct InnerFits {
+  std::string algorithm;
+  std::vector<Params> candidates;
+  double fits = 0;       // expected fits on a share row_share of the training rows
+  double row_share = 1;  // in (0, 1]
+  double full_fits = 0;  // fits on all training rows
+};
+
 struct AlgorithmInfo {
   std::string name;
   std::string summary;
@@ -60,6 +72,8 @@ struct AlgorithmInfo {
   // Unset: {epsilon, epsilon, 0} for private algorithms, {0, 0, 0} for non-private ones (set by the registry).
   std::function<PrivacyBound(const Params&, TaskKind)> privacy_bound;
   std::function<std::unique_ptr<Learner>(const Params&, const Schema&)> make;
+  // Set for a meta-algorithm only: the other entry it fits, for a resolved configuration.
+  std::function<InnerFits(const Params&)> inner;
 
   bool supports(TaskKind t) const;
 };

@@ -7,6 +7,7 @@
 #include <numbers>
 #include <vector>
 
+#include "core/data/friedman.hpp"
 #include "core/privacy/rng.hpp"
 #include "core/util/error.hpp"
 
@@ -58,8 +59,8 @@ SyntheticSpec parse_synthetic_spec(const std::string& spec) {
   const std::string rest = spec.substr(std::char_traits<char>::length(kPrefix));
   const auto colon = rest.find(':');
   s.kind = rest.substr(0, colon);
-  require(s.kind == "classification", "dataset '", spec, "': unknown synthetic kind '", s.kind,
-          "' (known: classification)");
+  require(s.kind == "classification" || is_friedman_kind(s.kind), "dataset '", spec, "': unknown synthetic kind '",
+          s.kind, "' (known: classification, friedman1, friedman2, friedman3)");
   if (colon != std::string::npos) {
     const std::string args = rest.substr(colon + 1);
     std::size_t pos = 0;
@@ -101,6 +102,7 @@ SyntheticSpec parse_synthetic_spec(const std::string& spec) {
 Dataset make_synthetic_dataset(const std::string& spec) { return make_synthetic_dataset(parse_synthetic_spec(spec), spec); }
 
 Dataset make_synthetic_dataset(const SyntheticSpec& s, const std::string& name) {
+  if (is_friedman_kind(s.kind)) return make_friedman_dataset(s, name);  // regression (friedman.hpp)
   const auto d = static_cast<std::size_t>(s.d);
   const Rng base = Rng(mix64(s.seed)).derive("synthetic").derive(s.kind);
 

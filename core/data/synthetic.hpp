@@ -8,6 +8,7 @@
 //   The weights w_j ~ N(0, 1) of the first `informative` features (0 for the others) come from a
 //   separate stream of the seed; y = 1 iff w.x / |w| + noise * z > 0 (a noisy linear threshold rule,
 //   about 90% Bayes accuracy at noise 0.3). Classes "0", "1"; features x0..x{d-1}.
+// friedman1, friedman2, friedman3: Friedman's regression benchmarks (core/data/friedman.hpp).
 // Gaussians are our own Box-Muller on Rng::uniform_open (never the <random> distributions).
 #pragma once
 #include <cstdint>

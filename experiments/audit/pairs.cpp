@@ -130,6 +130,13 @@ void add_second_pairs(std::map<std::string, Builtin>& table) {
         [](const std::string& n, const std::string& d) {
           return make(n, d, {{0, 1}}, {{0.2, 0}, {0.4, 1}}, {{0.2, 0}, {0.4, 1}, {0.6, 0}});
         }}},
+      {"selection-flip",
+       {"D = (.1, 0), (.9, 1); D' adds (.4, 1): a depth-1 PrivaTree with 4 bins can classify the added row, one with 2 "
+        "bins cannot, so when it falls in the validation part the private selection's scores move by one count "
+        "(private-selection, algorithms/tuning)",
+        [](const std::string& n, const std::string& d) {
+          return make(n, d, {{0, 1}}, {{0.1, 0}, {0.9, 1}}, {{0.1, 0}, {0.9, 1}, {0.4, 1}});
+        }}},
       {"median-move",
        {"D = {.1, .4, .6, .9}, D' adds .95: the median moves (privacy.md §7.5 E1-style pair)",
         [](const std::string& n, const std::string& d) {

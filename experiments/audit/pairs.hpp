@@ -19,7 +19,8 @@ namespace dpf {
 
 // The built-in pairs (dpforest audit --pairs NAME): class-set, n-depth, tie-order, empty-leaf,
 // occupancy, occupancy-binned, narrow-interval, smooth-label, partition-shift, median-move, block-shift
-// (diffprivlib-rf), gini-noisy-n (privatree), heavy-split and count-two-three (lumberjack).
+// (diffprivlib-rf), gini-noisy-n (privatree), heavy-split and count-two-three (lumberjack),
+// selection-flip (private-selection).
 std::vector<std::string> builtin_pair_names();
 // One line per built-in pair: its name and what it targets.
 std::string builtin_pair_help();

@@ -95,13 +95,25 @@ void list_algorithms() {
     std::printf("  %-16s tasks: %s; papers: %s\n", "", tasks.c_str(), a.papers.c_str());
     bool approx = false;  // an (epsilon, delta) algorithm declares `delta`
     for (const auto& p : a.params) approx = approx || p.name == "delta";
+    // A private entry that is not DP even in its strict configuration (oracle-tuning) says so.
+    bool strict_dp = true;
+    if (a.private_algorithm) {
+      try {
+        strict_dp = is_dp_label(a.privacy_status(resolve_params(a.name, a.params, {{"strict", "true"}}, "list"), a.tasks[0]));
+      } catch (const std::exception&) {
+      }
+    }
     std::printf("  %-16s privacy: %s\n", "",
                 !a.private_algorithm ? "non-private"
+                : !strict_dp         ? "not DP in any configuration (see privacy_status)"
                 : approx             ? "see privacy_status per configuration ((epsilon, delta)-DP)"
                                      : "see privacy_status per configuration (strict: epsilon-DP)");
-    for (const auto& p : a.params)
-      std::printf("  %-16s   %-18s %-7s default %-8s %s\n", "", p.name.c_str(), to_string(p.type),
-                  p.default_value.empty() ? "(none)" : p.default_value.c_str(), p.doc.c_str());
+    for (const auto& p : a.params) {
+      const std::string d = p.default_value.empty() ? "(none)" : p.default_value;
+      // at least two spaces before the doc, which experiments/tools/algorithms_doc.py splits on
+      std::printf("  %-16s   %-18s %-7s default %-8s %s%s\n", "", p.name.c_str(), to_string(p.type), d.c_str(),
+                  d.size() >= 8 ? " " : "", p.doc.c_str());
+    }
     for (const auto& q : a.quirks) std::printf("  %-16s   quirk %s: %s\n", "", q.name.c_str(), q.doc.c_str());
     if (auto it = audits.find(a.name); it != audits.end())
       std::printf("  %-16s last audit (results/audit/audit.md): %s\n", "", it->second.c_str());

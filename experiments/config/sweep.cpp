@@ -36,12 +36,13 @@ std::string incompatibility(const AlgorithmInfo& info, const DatasetFacts& f) {
 }
 
 // Static incompatibilities (task kind, class count, a non-private cleaning rule) are refused here,
-// before any work, rather than by every task of the run.
+// before any work, rather than by every task of the run. `info` is the row's algorithm, or the entry a
+// meta-algorithm fits inside (`via` then names it).
 void check_compatible(const ExperimentSpec& spec, const AlgorithmRef& ref, const AlgorithmInfo& info,
-                      const DatasetRef& d) {
+                      const DatasetRef& d, const std::string& via = "") {
   const std::string why = incompatibility(info, config_dataset_facts(spec, d.id));
   if (why.empty()) return;
-  fail(spec.path, ": ", ref.where, " ('", ref.label, "', ", ref.name, ") cannot run on dataset '", d.id, "': ", why,
+  fail(spec.path, ": ", ref.where, " ('", ref.label, "', ", ref.name, ") cannot run on dataset '", d.id, "': ", via, why,
        ", or add to the algorithm `exclude_datasets: {\"", d.id, "\": \"<why it does not run>\"}`");
 }
 
@@ -82,6 +83,10 @@ std::vector<Cell> expand_cells(const ExperimentSpec& spec) {
         c.dataset = spec.datasets[d].id;
         c.preprocess = with_overrides(spec.datasets[d].preprocess, ref.preprocess_overrides);
         c.params = resolve_params(ref.name, info.params, combo, spec.path + ": " + ref.where + ".params");
+        if (info.inner) {
+          const std::string inner = info.inner(c.params).algorithm;
+          check_compatible(spec, ref, find_algorithm(inner), spec.datasets[d], "the entry it fits, '" + inner + "': ");
+        }
         c.key = spec.paper + "|" + spec.experiment + "|" + c.label + "|" + c.algorithm + "|" + c.dataset + "|" +
                 c.preprocess.key() + "|" + c.params.canonical();
         c.id = hex16(hash_string(c.key));

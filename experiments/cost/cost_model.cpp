@@ -1,5 +1,7 @@
 #include "experiments/cost/cost_model.hpp"
 
+#include "algorithms/registry.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -162,8 +164,37 @@ std::string cost_key(const Cell& cell) {
   return cell.algorithm;
 }
 
+namespace {
+
+// The registry entry named `name`, or null for a name the cost table alone knows (rgv/published).
+const AlgorithmInfo* registry_entry(const std::string& name) {
+  for (const AlgorithmInfo& a : algorithm_table())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+// A meta-algorithm (AlgorithmInfo::inner, e.g. the tuning entries) fits another entry `fits` times on a
+// share q of the training rows and `full_fits` times on all of them, each fit a candidate drawn evenly
+// (the candidates' mean cost is used). A fit on a share q costs q^r times the full one, r the inner
+// entry's row exponent.
+double inner_task_seconds(const ExperimentSpec& spec, const Cell& cell, const InnerFits& inner, const TaskShape& shape) {
+  double mean = 0.0;
+  Cell base = cell;
+  base.algorithm = inner.algorithm;
+  for (const Params& p : inner.candidates) {
+    base.params = p;
+    mean += estimated_task_seconds(spec, base) / static_cast<double>(inner.candidates.size());
+  }
+  const double row_exponent = cost_row(cost_key(base), shape.task).rows;
+  return mean * (inner.fits * std::pow(inner.row_share, row_exponent) + inner.full_fits);
+}
+
+}  // namespace
+
 double estimated_task_seconds(const ExperimentSpec& spec, const Cell& cell) {
   const TaskShape s = task_shape(spec, cell);
+  const AlgorithmInfo* info = registry_entry(cell.algorithm);
+  if (s.mirrored && info && info->inner) return inner_task_seconds(spec, cell, info->inner(cell.params), s);
   if (!s.mirrored) return 1e-6;  // its cells are skipped with a message
   const AlgorithmCost& c = cost_row(cost_key(cell), s.task);
   return std::exp(c.log_factor + c.trees * std::log(s.trees) + c.rows * std::log(s.train_rows) +

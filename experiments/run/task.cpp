@@ -63,6 +63,16 @@ ImputedData impute_for_task(const Dataset& given, const Split& split, const Cell
   return out;
 }
 
+// The dataset's shape as the algorithm sees it, for the leaderboard's regimes (features, categorical
+// share, classes; docs/leaderboard.md "Decision tables").
+void set_shape(ResultRow& row, const Dataset& data) {
+  std::size_t categorical = 0;
+  for (const Feature& f : data.schema().features) categorical += f.kind == FeatureKind::kCategorical;
+  row.set("n_features", std::to_string(data.schema().n_features()));
+  row.set("n_categorical", std::to_string(categorical));
+  row.set("n_classes", std::to_string(data.task() == TaskKind::kClassification ? data.n_classes() : 0));
+}
+
 // The task's coordinates: which cell, data, preprocessing, parameters, repetition, fold and seed.
 void set_coordinates(ResultRow& row, const TaskCoordinates& t, const Dataset& data, const Split& split,
                      const ImputedData& imputed) {
@@ -92,6 +102,7 @@ void set_coordinates(ResultRow& row, const TaskCoordinates& t, const Dataset& da
   row.set("seed", seed);
   row.set("n_train", std::to_string(split.train.size()));
   row.set("n_test", std::to_string(split.test.size()));
+  set_shape(row, data);
   row.set("started_at", utc_now());
 }
 

@@ -26,11 +26,30 @@ def group_of(label):
         return "published"
     if tag.startswith("non-private"):
         return "non-private"
+    if tag.startswith("oracle"):
+        return "oracle"
     return "other"
 
 
+TRACKS = ("paper", "private-selection")  # the DP tracks, each ranked on its own
+
+
+def track_of(label):
+    """The tuning track of a label: 'paper' (a "[DP]" label: paper settings), 'private-selection' ("[DP,
+    private selection]": tuned by the epsilon-DP selection), 'oracle' ("[oracle, not DP]": tuned by
+    non-private nested CV, an upper bound that is never ranked with the DP tracks), or None (reference and
+    published labels)."""
+    g = group_of(label)
+    if g == "oracle":
+        return "oracle"
+    if g != "dp":
+        return None
+    return "private-selection" if "private selection" in label.lower() else "paper"
+
+
 def short_name(label):
-    """The label without its group bracket; a delta is kept: "Lumberjack [DP, delta 1e-6]" -> "Lumberjack (δ=1e-6)"."""
+    """The label without its group bracket; a delta is kept: "Lumberjack [DP, delta 1e-6]" -> "Lumberjack (δ=1e-6)".
+    The tuning track is dropped: "PrivaTree [DP, private selection]" -> "PrivaTree" (track_of says which)."""
     m = re.search(r"\s*\[([^\]]*)\]\s*$", label)
     if not m:
         return label
@@ -53,6 +72,9 @@ class Data:
         self.fit = defaultdict(list)      # label -> [(fit_seconds, n_train)]
         self.n_train = {}                 # dataset -> n_train (max over folds)
         self.binary = set()               # datasets whose rows report an AUC
+        self.auc = defaultdict(list)      # (task, dataset, label, eps) -> AUC per fold (binary datasets)
+        self.shape = {}                   # dataset -> (features, categorical features, classes) from the rows
+        self.large = set()                # datasets of the large tier (a results directory named large*)
         self.task_of = {}                 # dataset -> task
         self.failures = {}                # (dataset, label, eps) -> reason
         self.status = defaultdict(set)    # label -> privacy_status values
@@ -91,6 +113,8 @@ def read_dirs(dirs):
                 continue
             data.values[key][pair] = metric(r, name)
             data.task_of[ds] = task
+            if os.path.basename(d).startswith("large"):
+                data.large.add(ds)
             combos[task].add((lab, ds, eps))
             data.status[lab].add(r.get("privacy_status", ""))
             try:
@@ -98,11 +122,18 @@ def read_dirs(dirs):
                 data.n_train[ds] = max(nt, data.n_train.get(ds, 0))
             except ValueError:
                 nt = None
+            if r.get("n_features", "") not in ("", "nan"):
+                # Binned copies (DP-RF, DP-DF) see every feature as categorical: the dataset's own count is
+                # the smallest over its rows.
+                shp = (int(r["n_features"]), int(r["n_categorical"]), int(r["n_classes"]))
+                old = data.shape.get(ds)
+                data.shape[ds] = shp if old is None else (shp[0], min(old[1], shp[1]), shp[2])
             fs = r.get("fit_seconds", "")
             if fs not in ("", "nan"):
                 data.fit[lab].append((float(fs), nt))
             if task == "classification" and r.get("auc", "") not in ("", "nan"):
                 data.binary.add(ds)
+                data.auc[key].append(float(r["auc"]))
         # A failed cell's task is its dataset's; for a dataset with no rows anywhere, the directory's task.
         tally = defaultdict(int)
         for r in rows:
@@ -149,9 +180,9 @@ def datasets_of(data, task):
     return sorted(ds, key=lambda d: (data.n_train.get(d, 0), d))
 
 
-def labels_of(data, task, group=None):
+def labels_of(data, task, group=None, track=None):
     labs = sorted({k[2] for k in data.expected if k[0] == task})
-    return [lab for lab in labs if group is None or group_of(lab) == group]
+    return [lab for lab in labs if (group is None or group_of(lab) == group) and (track is None or track_of(lab) == track)]
 
 
 def epsilons_of(data, task):
@@ -164,10 +195,17 @@ def mean_of(vals):
 
 
 def scopes(data, task):
-    ds = datasets_of(data, task)
-    out = [("all", ds)]
+    """("all", the datasets of the task outside the large tier), for classification ("binary", the binary ones
+    among them) when it differs, and ("large", the large tier's datasets: results directories named large*,
+    fewer folds, ranked apart so that methods built for large data are judged there)."""
+    every = datasets_of(data, task)
+    ds = [d for d in every if d not in data.large]
+    out = [("all", ds)] if ds else []
     if task == "classification":
         b = [d for d in ds if d in data.binary]
         if b and len(b) < len(ds):
             out.append(("binary", b))
+    large = [d for d in every if d in data.large]
+    if large:
+        out.append(("large", large))
     return out

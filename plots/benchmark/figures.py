@@ -64,9 +64,11 @@ def cd_diagram(entry, outdir):
     fr = entry["friedman"]
     sub = (f"Friedman χ²={fr[0]:.2f} (p {p_is(fr[1])}), Iman-Davenport F={fr[2]:.2f} (p {p_is(fr[3])})"
            if fr else "too few datasets for the Friedman test")
-    ax.set_title(f"{entry['task']}, {entry['scope']} datasets (N={len(entry['datasets'])}), ε = {entry['eps']:g}: "
+    track = entry.get("track", "paper")
+    tr_title, tr_stem = ("", "") if track == "paper" else (f", {track} track", f"-{track}")
+    ax.set_title(f"{entry['task']}, {entry['scope']} datasets (N={len(entry['datasets'])}){tr_title}, ε = {entry['eps']:g}: "
                  f"mean rank, 1 = best\n{sub}; Nemenyi α={ALPHA}", fontsize=10)
-    return savefig(fig, outdir, f"cd-{entry['task']}-{entry['scope']}-eps{entry['eps']:g}")
+    return savefig(fig, outdir, f"cd-{entry['task']}-{entry['scope']}{tr_stem}-eps{entry['eps']:g}")
 
 
 STYLE_MARKERS = "os^vD<>pPX*h"
@@ -96,7 +98,7 @@ def panels(data, task, outdir, styles):
     eps = epsilons_of(data, task)
     if not dss or not eps:
         return None
-    labs = labels_of(data, task, "dp") + labels_of(data, task, "published")
+    labs = labels_of(data, task, "dp", "paper") + labels_of(data, task, "published")
     refs = labels_of(data, task, "non-private")
     ncol = min(4, len(dss))
     nrow = math.ceil(len(dss) / ncol)
@@ -145,7 +147,13 @@ def panels(data, task, outdir, styles):
     return savefig(fig, outdir, f"panels-{task}")
 
 
-def headline_figure(ranks, outdir, styles):
+HIGHLIGHT = 3  # the headline draws the best few of each panel in colour, the rest faint
+
+
+def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at their paper settings"):
+    """Mean rank against epsilon, one panel per (task, scope): in each panel the HIGHLIGHT labels with the
+    best rank averaged over epsilon are drawn in colour with their ± CD/2 bars and named beside their last
+    point; every other label is a thin grey line, so the leaders read at a glance."""
     groups = defaultdict(list)
     for e in ranks:
         if e["mean_rank"]:
@@ -153,43 +161,51 @@ def headline_figure(ranks, outdir, styles):
     if not groups:
         return None
     keys = sorted(groups)
-    handles = {}
-    nlab = len({lab for es in groups.values() for e in es for lab in e["labels"]})
-    fig, axes = plt.subplots(1, len(keys), figsize=(6.5 * len(keys), 4.8 + 0.2 * math.ceil(nlab / 6)),
-                             squeeze=False)
-    for ax, key in zip(axes[0], keys):
+    ncol = min(3, len(keys))
+    nrow = math.ceil(len(keys) / ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, 4.4 * nrow), squeeze=False)
+    for ax in axes.flat[len(keys):]:
+        ax.set_visible(False)
+    palette = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
+    for ax, key in zip(axes.flat, keys):
         entries = sorted(groups[key], key=lambda e: e["eps"])
         labs = sorted({lab for e in entries for lab in e["labels"]})
-        for j, lab in enumerate(labs):
+        avg = {}
+        for lab in labs:
+            rs = [e["mean_rank"][e["labels"].index(lab)] for e in entries if lab in e["labels"]]
+            avg[lab] = sum(rs) / len(rs)
+        top = sorted(labs, key=lambda lab: (avg[lab], lab))[:HIGHLIGHT]
+        for lab in sorted(labs, key=lambda lab: lab in top):  # faint ones first, leaders on top
             xs, ys, cds = [], [], []
             for e in entries:
                 if lab in e["labels"]:
-                    xs.append(e["eps"] * (1 + 0.025 * (j - len(labs) / 2)))  # spread the bars apart
+                    xs.append(e["eps"])
                     ys.append(e["mean_rank"][e["labels"].index(lab)])
                     cds.append(0 if math.isnan(e["cd"]) else e["cd"] / 2)
-            st = dict(styles[lab])
-            ax.errorbar(xs, ys, yerr=cds, capsize=2, label=short_name(lab), **st)
+            if lab in top:
+                c = palette[top.index(lab) % len(palette)]
+                ax.errorbar(xs, ys, yerr=cds, capsize=3, color=c, lw=2.2, marker="o", ms=5, zorder=3)
+                ax.annotate(f"{top.index(lab) + 1}. {short_name(lab)}", (xs[-1], ys[-1]), xytext=(6, 0),
+                            textcoords="offset points", color=c, fontsize=8.5, va="center", zorder=4)
+            else:
+                ax.plot(xs, ys, color="0.75", lw=0.9, zorder=1)
         eps = [e["eps"] for e in entries]
         ax.set_xscale("log")
         ax.set_xticks(eps)
         ax.set_xticklabels([f"{x:g}" for x in eps])
+        ax.set_xlim(min(eps) / 1.4, max(eps) * 6)
         ax.minorticks_off()
         ax.invert_yaxis()
         ax.set_xlabel("ε")
         ax.set_ylabel("mean rank (1 = best)")
         n = max(len(e["datasets"]) for e in entries)
-        ax.set_title(f"{key[0]}, {key[1]} datasets (N={n})", fontsize=10)
+        k = max(len(e["labels"]) for e in entries)
+        ax.set_title(f"{key[0]}, {key[1]} datasets (N={n}, k={k})", fontsize=10)
         ax.grid(True, alpha=0.3)
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(lab, h)
-    fig.suptitle("DP forests: mean rank over datasets per ε; bars ± CD/2 (Nemenyi, α=0.05): "
-                 "non-overlapping bars differ significantly", fontsize=10)
-    ncol = 6 if len(keys) > 1 else 3
-    rows = math.ceil(len(handles) / ncol)
-    fig.tight_layout(rect=(0, (0.2 * rows + 0.1) / fig.get_figheight(), 1, 1))
-    fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=ncol, fontsize=8,
-               frameon=False)
-    return savefig(fig, outdir, "headline")
+    fig.suptitle(f"{what}: mean rank per ε\nthe {HIGHLIGHT} best on average in colour (bars ± CD/2, "
+                 "Nemenyi α=0.05), the others grey", fontsize=10)
+    fig.tight_layout()
+    return savefig(fig, outdir, stem)
 
 
 def fit_time(rows, outdir):
@@ -198,7 +214,8 @@ def fit_time(rows, outdir):
     if not rows:
         return None
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(rows) + 1.4))
-    colors = {"dp": "tab:blue", "published": "tab:orange", "non-private": "0.4", "other": "tab:gray"}
+    colors = {"dp": "tab:blue", "published": "tab:orange", "non-private": "0.4", "oracle": "tab:green",
+              "other": "tab:gray"}
     y = list(range(len(rows)))
     ax.barh(y, [float(r["median_s"]) for r in rows], color=[colors[r["group"]] for r in rows], alpha=0.8)
     marks = ["|", "x", "+"]

@@ -12,11 +12,12 @@ from plots.common import replace_marked_block
 
 PUBLISH_FILES = ["leaderboard.md", "headline.png", "ranks.csv", "summary.csv", "wtl.md", "wtl.csv",
                  "wtl-datasets.csv", "fit-time.md", "fit-time.csv", "fit-time.png", "completeness.csv",
-                 "incomplete.md", "panels-regression.png"]
+                 "incomplete.md", "headline-private-selection.png", "tracks.csv", "accuracy.csv", "regimes.csv",
+                 "growth.csv"]
 
-# Critical-difference diagrams are published at epsilon 1 only, and the classification panels (1 MB) not
-# at all, to keep the tracked copy near 1 MB; the published leaderboard.md says where the rest appear.
-PUBLISH_PATTERNS = [r"cd-.*-eps1\.png"]
+# Every figure the report references is published: the critical-difference diagrams at every epsilon and
+# every track, and the panels of every task.
+PUBLISH_PATTERNS = [r"cd-.*\.png", r"panels-.*\.png"]
 
 README_BEGIN, README_END = "<!-- leaderboard:begin -->", "<!-- leaderboard:end -->"
 
@@ -53,10 +54,50 @@ def readme_block(pub_dir, rel_dir):
             tied = [f"{short_name(lab)} ({r:.2f})" for lab, r in order[1:] if math.isnan(e["cd"]) or r - best[1] < e["cd"]]
             lines.append(f"| {task}, {scope} (N={e['n']}) | {eps:g} | **{short_name(best[0])}** ({best[1]:.2f}) | "
                          f"{', '.join(tied) or 'none'} | {e['k']} / {e['cd']:.2f} | {fmt_p(e['friedman_p'])} |")
+    lines += [""] + finding_lines(ranks, pub_dir)
+    if done < len(comp):
+        lines += ["", f"**Partial run, not a complete leaderboard:** {len(comp) - done} of {len(comp)} blocks are "
+                  "incomplete (see incomplete.md); ranks are over the complete blocks only."]
     lines += ["", f"From `{rel_dir}/` ({done} of {len(comp)} (dataset, algorithm, ε) blocks complete, {have} of "
               f"{expected} folds); the full report with CD diagrams, panels, W/T/L and fit times is "
               f"[{rel_dir}/leaderboard.md]({rel_dir}/leaderboard.md).", README_END]
     return "\n".join(lines)
+
+
+def finding_lines(ranks, pub_dir):
+    """The finding and its caveats, generated from the published ranks (and tracks.csv when the copy has it)."""
+    out = ["**Finding** (generated from the published copy):"]
+    caveats = []
+    for (task, scope), per_eps in sorted(ranks.items()):
+        eps = sorted(per_eps)
+        best = defaultdict(int)
+        for e in eps:
+            best[short_name(min(per_eps[e]["labels"], key=lambda x: x[1])[0])] += 1
+        lead, n_lead = max(best.items(), key=lambda kv: (kv[1], kv[0]))
+        always = None
+        for e in eps:
+            order = sorted(per_eps[e]["labels"], key=lambda x: x[1])
+            cd = per_eps[e]["cd"]
+            within = {short_name(lab) for lab, r in order if math.isnan(cd) or r - order[0][1] < cd}
+            always = within if always is None else always & within
+        ks = sorted({per_eps[e]["k"] for e in eps})
+        out.append(f"- {task}, {scope} datasets (N={per_eps[eps[0]]['n']}, k={'/'.join(map(str, ks))}): **{lead}** has "
+                   f"the best mean rank at {n_lead} of {len(eps)} ε; within the critical difference of the best at every "
+                   f"ε: {', '.join(sorted(always - {lead})) or 'none'}.")
+        weak = [f"{e:g}" for e in eps if not per_eps[e]["friedman_p"] < 0.05]
+        if weak:
+            caveats.append(f"{task}, {scope}: the Friedman test is not significant at ε = {', '.join(weak)} "
+                           "(no ranking is supported there)")
+    tracks = os.path.join(pub_dir, "tracks.csv")
+    tuned = os.path.exists(tracks)
+    caveats.insert(0, "ranks are of each forest at its paper settings" + (
+        "; the private-selection track (tuned, ε-DP at the same ε) is ranked apart in the report, the oracle "
+        "(non-private tuning) never" if tuned else ", untuned (one configuration each)"))
+    caveats.append("with N datasets and k forests the Nemenyi test separates only large rank gaps: the best few "
+                   "are usually not significantly different")
+    out += ["", "Caveats: " + "; ".join(caveats) + ". The protocol, data tiers and the rest: "
+            "[docs/leaderboard.md](docs/leaderboard.md)."]
+    return out
 
 
 def update_readme(readme, block, check_only=False):
@@ -66,9 +107,35 @@ def update_readme(readme, block, check_only=False):
         raise SystemExit(str(e)) from None
 
 
-def publish(outdir, pub_dir, readme):
-    """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block."""
+def incomplete_blocks(outdir):
+    """(incomplete, total) blocks of completeness.csv in outdir."""
+    with open(os.path.join(outdir, "completeness.csv"), newline="") as f:
+        comp = list(csv.DictReader(f))
+    return sum(1 for r in comp if r["status"] != "complete"), len(comp)
+
+
+def partial_banner(bad, total, subset=None):
+    """The line a partial copy's report opens with ("" for a complete run of the whole protocol). `subset`
+    says what a run of part of the protocol covers (e.g. "binary scope, epsilon 1"): its blocks can all be
+    complete, and it is still not the leaderboard."""
+    what = f" This run covers a subset of the protocol: {subset}." if subset else ""
+    if bad:
+        return (f"> **Partial run, not a complete leaderboard:** {bad} of {total} blocks are incomplete "
+                f"(incomplete.md); every rank below is over the complete blocks only.{what}\n\n")
+    if subset:
+        return f"> **Partial run, not a complete leaderboard:**{what} Every block of it is complete.\n\n"
+    return ""
+
+
+def publish(outdir, pub_dir, readme, partial=False, subset=None):
+    """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block. An
+    incomplete run is refused unless `partial`; a partial copy says so in its report and the README block.
+    `subset` (with partial) names the part of the protocol a run covers; the copy then holds partial.txt."""
     import shutil
+    bad, total = incomplete_blocks(outdir)
+    if bad and not partial:
+        raise SystemExit(f"refusing to publish: {bad} of {total} blocks are incomplete ({outdir}/incomplete.md); "
+                         "finish the run, or pass --partial to publish it marked as partial")
     os.makedirs(pub_dir, exist_ok=True)
     names = [n for n in PUBLISH_FILES if os.path.exists(os.path.join(outdir, n))]
     names += sorted(n for n in os.listdir(outdir) if any(re.fullmatch(p, n) for p in PUBLISH_PATTERNS))
@@ -85,8 +152,12 @@ def publish(outdir, pub_dir, readme):
                 return m.group(0)
             return (f"*({m.group(1)}: `{m.group(2)}` is not in this published copy; `make reproduce-benchmark` "
                     f"draws it in results/benchmark/leaderboard/)*")
+        md = partial_banner(bad, total, subset if partial else None) + md
         with open(os.path.join(pub_dir, "leaderboard.md"), "w") as f:
             f.write(re.sub(r"!\[([^\]]*)\]\(([^)]+)\)", link, md))
+    if partial and subset:
+        with open(os.path.join(pub_dir, "partial.txt"), "w") as f:
+            f.write(f"A partial run: {subset} ({bad} of {total} blocks incomplete).\n")
     total = sum(os.path.getsize(os.path.join(pub_dir, n)) for n in os.listdir(pub_dir))
     print(f"published {len(os.listdir(pub_dir))} files ({total} bytes) to {pub_dir}")
     if readme:

@@ -158,15 +158,19 @@ def p_is(p):
 # ----------------------------------------------------------------------------------------------------------
 # Analyses of the benchmark data
 
-def rankings(data):
-    """[{task, scope, eps, datasets, labels, mean_rank, friedman, cd, excluded}] per task, scope and epsilon."""
+def rankings(data, track="paper"):
+    """[{task, scope, eps, datasets, labels, mean_rank, friedman, cd, excluded, track}] per task, scope and
+    epsilon, over the DP labels of one tuning track (data.TRACKS): the paper settings and the private
+    selection are ranked apart, and the oracle never (it is not DP)."""
     res = []
     for task in tasks(data):
         higher = task != "regression"
         for scope, all_dss in scopes(data, task):
             for eps in epsilons_of(data, task):
                 dss = all_dss
-                labs = labels_of(data, task, "dp")
+                labs = labels_of(data, task, "dp", track)
+                if not labs:
+                    continue
                 blocks = {(d, lab): data.values.get((task, d, lab, eps)) for d in dss for lab in labs}
                 expected = {(d, lab): data.expected.get((task, d, lab, eps), set()) for d in dss for lab in labs}
                 # A dataset on which no DP algorithm is complete would empty every ranking: it is left out
@@ -177,7 +181,7 @@ def rankings(data):
                 ok, lacking = complete_algorithms(blocks, expected, dss, labs)
                 entry = {"task": task, "scope": scope, "eps": eps, "datasets": dss, "labels": ok,
                          "excluded": lacking, "mean_rank": [], "friedman": None, "cd": math.nan,
-                         "dropped": dropped}
+                         "dropped": dropped, "track": track}
                 if len(ok) >= 2 and dss:
                     matrix = [[mean_of(blocks[(d, lab)]) for lab in ok] for d in dss]
                     mr, rows = mean_ranks(matrix, higher)

@@ -131,6 +131,15 @@ def headline_lines(ranks):
     return md
 
 
+def approx_dp_caveat(data):
+    """The (ε, δ)-DP labels ranked with the pure-ε ones (their label names δ), from the run's labels."""
+    names = sorted({short_name(lab) for task in tasks(data) for lab in labels_of(data, task, "dp") if "delta" in lab})
+    if not names:
+        return ""
+    return (" " + ", ".join(names) + (" is" if len(names) == 1 else " are") +
+            " (ε, δ)-DP, ranked with the pure-ε algorithms and marked δ.")
+
+
 def caveat_lines(data, comp):
     n_exp = sum(r["expected_folds"] for r in comp)
     n_have = sum(r["present_folds"] for r in comp)
@@ -148,7 +157,7 @@ def caveat_lines(data, comp):
           "The Friedman chi-square carries the tie correction (as scipy.stats.friedmanchisquare); the "
           "critical difference is Nemenyi's at α = 0.05 (Demšar 2006), a conservative all-pairs test.",
           "- \"[published]\" mechanisms are not DP: they are plotted dashed and listed in the W/T/L table (†), "
-          "never ranked. Lumberjack is (ε, δ)-DP with δ = 1e-6, ranked with the pure-ε algorithms and marked δ.",
+          "never ranked." + approx_dp_caveat(data),
           "- W/T/L: each algorithm against the better (by mean) of the non-private forests per dataset, "
           "two-sided Wilcoxon signed-rank over the common (repetition, fold) pairs at p < 0.05; with fewer than "
           "6 pairs no test can reach 0.05, so everything is a tie.",
@@ -173,10 +182,10 @@ def rank_sections(data, ranks, cd_pngs):
             labs = sorted({lab for e in es for lab in e["labels"]})
             md += [f"**{task}, {scope} datasets** (N = {', '.join(str(len(e['datasets'])) for e in es)} per ε)", ""]
             trs = []
-            for lab in sorted(labs, key=lambda lab: sum(e["mean_rank"][e["labels"].index(lab)] if lab in e["labels"]
-                                                          else 99 for e in es)):
-                trs.append([short_name(lab)] + [f"{e['mean_rank'][e['labels'].index(lab)]:.2f}" if lab in e["labels"]
-                                                else "—" for e in es])
+            def rank(e, lab):  # None where the label is not ranked (absent, or the only complete one)
+                return e["mean_rank"][e["labels"].index(lab)] if lab in e["labels"] and e["mean_rank"] else None
+            for lab in sorted(labs, key=lambda lab: sum(99 if rank(e, lab) is None else rank(e, lab) for e in es)):
+                trs.append([short_name(lab)] + ["—" if rank(e, lab) is None else f"{rank(e, lab):.2f}" for e in es])
             trs.append(["k / CD"] + [f"{len(e['labels'])} / {e['cd']:.2f}" for e in es])
             trs.append(["Friedman p / Iman-Davenport p"] +
                        [f"{fmt_p(e['friedman'][1])} / {fmt_p(e['friedman'][3])}" if e["friedman"] else "—" for e in es])

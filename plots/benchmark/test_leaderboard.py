@@ -26,7 +26,11 @@ LEADERBOARD = [sys.executable, "-m", "plots.benchmark.leaderboard"]
 EPS = [0.1, 0.3, 1, 3, 10]
 FIELDS = ["paper", "experiment", "label", "algorithm", "dataset", "task", "epsilon", "repetition", "fold",
           "n_train", "accuracy", "auc", "mse", "fit_seconds", "predict_seconds", "privacy_status", "epsilon_spent",
-          "delta_spent"]
+          "delta_spent", "n_features", "n_categorical", "n_classes"]
+# The sample datasets' shapes (features, categorical, classes): two feature bins, numeric / mixed /
+# categorical, 2 and 3+ classes.
+SHAPES = {"bin-a": (4, 0, 2), "bin-b": (4, 0, 2), "bin-c": (20, 5, 2), "bin-d": (20, 5, 2), "multi-e": (40, 40, 3),
+          "multi-f": (40, 40, 7), "reg-a": (8, 0, 0), "reg-b": (8, 0, 0), "reg-c": (12, 3, 0)}
 FAILURES = []
 
 
@@ -70,8 +74,10 @@ def make_sample(root, seed=7):
                 "mse": f"{value:.6f}" if task == "regression" else "",
                 "fit_seconds": f"{fit * rng.uniform(0.8, 1.2) * n / 1000:.6g}", "predict_seconds": "0.001",
                 "privacy_status": {"dp": "epsilon-DP", "published": "published, not epsilon-DP: synthetic",
+                                   "oracle": "published, not epsilon-DP: oracle tuning",
                                    "non-private": "non-private"}[group],
-                "epsilon_spent": "" if eps is None else f"{eps:g}", "delta_spent": "0"}
+                "epsilon_spent": "" if eps is None else f"{eps:g}", "delta_spent": "0",
+                "n_features": SHAPES[ds][0], "n_categorical": SHAPES[ds][1], "n_classes": SHAPES[ds][2]}
 
     # DP accuracy = reference - gap(eps) + noise; gap shrinks with epsilon.
     dp = {"Good [DP]": 0.02, "Mid [DP]": 0.10, "Bad [DP]": 0.25, "Flaky [DP]": 0.12,
@@ -86,7 +92,10 @@ def make_sample(root, seed=7):
             rows.append(row("classification", "ERT [non-private]", ds, "classification", None, p, n,
                             base - 0.01 + noise, binary, fit=0.4))
         for eps in EPS:
-            for lab, gap in list(dp.items()) + [("Leaky [published]", -0.02)]:
+            # the tuning tracks: two forests under private selection, one oracle (never ranked)
+            tuned = [("Good [DP, private selection]", 0.01), ("Mid [DP, private selection]", 0.08),
+                     ("Good [oracle, not DP]", 0.0)]
+            for lab, gap in list(dp.items()) + [("Leaky [published]", -0.02)] + tuned:
                 for p in pairs:
                     if lab == "Flaky [DP]" and ((ds == "bin-b" and eps == 0.1 and p[0] >= 8) or
                                                 (ds == "multi-e" and eps == 0.3)):
@@ -123,7 +132,18 @@ def make_sample(root, seed=7):
                     rows.append(row("regression", lab, ds, "regression", eps, p, n,
                                     base * (1 + gap / eps ** 0.5 + rng.gauss(0, 0.03))))
     write(os.path.join(root, "regression"), rows)
-    return [os.path.join(root, d) for d in ("classification", "binary", "regression")]
+
+    # the large tier: its own directory (large*), 1 x 5 folds, where Bad is the best (ranked apart)
+    rows = []
+    for ds in ("big-a", "big-b", "big-c"):
+        SHAPES.setdefault(ds, (28, 0, 2))
+        for p in [(0, f) for f in range(5)]:
+            rows.append(row("large", "Breiman RF [non-private]", ds, "classification", None, p, 200000, 0.9, fit=0.5))
+            for eps in EPS:
+                for lab, v in [("Good [DP]", 0.80), ("Bad [DP]", 0.85)]:
+                    rows.append(row("large", lab, ds, "classification", eps, p, 200000, v + rng.gauss(0, 0.002)))
+    write(os.path.join(root, "large"), rows)
+    return [os.path.join(root, d) for d in ("classification", "binary", "regression", "large")]
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -230,6 +250,19 @@ def test_scope_rules():
               "a duplicate (label, dataset, epsilon, repetition, fold) row is counted once and reported")
 
 
+def test_single_complete_label():
+    # A scope and epsilon where one DP label alone is complete has labels but no ranks: the report prints a
+    # dash for it instead of failing (a partial run of the tuned configs met this).
+    from plots.benchmark import tables as bench_tables
+    d = bench_data.Data()
+    d.expected[("classification", "x", "A [DP]", 1.0)] = {(0, 0)}
+    d.n_train["x"] = 10
+    e = {"task": "classification", "scope": "all", "eps": 1.0, "datasets": ["x"], "labels": ["A [DP]"],
+         "excluded": {}, "mean_rank": [], "friedman": None, "cd": math.nan, "dropped": [], "track": "paper"}
+    md = bench_tables.rank_sections(d, [e], {})
+    check(any(line.startswith("| A | —") for line in md), "a lone complete label is listed without a rank")
+
+
 def test_end_to_end():
     with tempfile.TemporaryDirectory() as tmp:
         r = subprocess.run(LEADERBOARD + [os.path.join(tmp, "nothing")], capture_output=True, text=True, cwd=ROOT)
@@ -257,6 +290,8 @@ def test_end_to_end():
         with open(os.path.join(out, "leaderboard.md")) as f:
             md = f.read()
         check("| classification | Flaky [DP] | 2 of 30 | 2880/3000 |" in md, "leaderboard.md: Flaky's incomplete blocks")
+        check("Lumberjack (δ=1e-6) is (ε, δ)-DP, ranked with the pure-ε algorithms" in md,
+              "leaderboard.md: the (ε, δ)-DP caveat names the run's δ labels")
         with open(os.path.join(out, "incomplete.md")) as f:
             detail = f.read()
         check("synthetic failure for the self test" in detail and "multi-e ε=0.3 (0/100)" in detail,
@@ -268,7 +303,50 @@ def test_end_to_end():
         check(g["losses"] == "6" and g["wins"] == "0", "W/T/L: Bad loses on all 6 datasets")
         g = wtl[("classification", "Leaky [published]", "1")]
         check(g["wins"] == "6", "W/T/L: the published (better than RF) wins, listed apart")
-        for stem in ("headline", "panels-classification", "panels-regression", "fit-time",
+        big = labels("classification", "large", "1")
+        check(min(big, key=big.get) == "Bad [DP]" and len(big) == 2, "the large tier is ranked apart (its own scope)")
+        check(not any(r["scope"] == "all" and r["label"] == "Bad [DP]" and r["epsilon"] == "1" and
+                      int(r["n_datasets"]) > 6 for r in ranks), "the large tier's datasets are not in the 'all' scope")
+        check(not any(bench_data.track_of(lab) != "paper" for lab in a1),
+              "the paper-settings ranking holds neither the private-selection nor the oracle labels")
+        with open(os.path.join(out, "tracks.csv")) as f:
+            tr = {(r["task"], r["scope"], r["epsilon"], r["algorithm"]): r for r in csv.DictReader(f)}
+        g = tr[("classification", "all", "1", "Good")]
+        check(float(g["paper_rank"]) == 1.0 and float(g["selection_rank"]) == 1.0 and g["selection_k"] == "2",
+              "tracks.csv: Good first in both tracks, the selection track ranked over its own 2 forests")
+        check(g["oracle_mean"] not in ("", "nan") and float(g["oracle_mean"]) > float(g["selection_mean"]),
+              "tracks.csv: the oracle's mean beside the ranks, above the private selection's")
+        check(all(r["algorithm"] != "Good [oracle, not DP]" for r in tr.values()), "the oracle is never ranked")
+        with open(os.path.join(out, "regimes.csv")) as f:
+            reg_all = list(csv.DictReader(f))
+        reg_rows = [r for r in reg_all if r["track"] == "paper"]
+        check(any(r["track"] == "private-selection" and r["best"] == "Good" for r in reg_all),
+              "regimes.csv: the private-selection track has its own regimes")
+        small = [r for r in reg_rows if r["task"] == "classification" and r["regime"] in ("n·ε < 100", "d > 30")]
+        check(len(small) == 2 and all(r["best"] == "Good" for r in small),
+              "regimes.csv: Good best in the small-n·ε and many-feature bins")
+        check(any(r["best"] == "Bad" and r["regime"] == "n·ε ≥ 10,000" for r in reg_rows),
+              "regimes.csv: the large tier's winner (Bad) leads the n·ε ≥ 10,000 bin")
+        check(any("Bad" not in r["not_significantly_worse"] for r in reg_rows if int(r["blocks"]) >= 6),
+              "regimes.csv: Bad is significantly worse where the bin has enough blocks")
+        dims = {(r["task"], r["dimension"], r["regime"]) for r in reg_rows}
+        check({("classification", "features", "d ≤ 10"), ("classification", "features", "d > 30"),
+               ("classification", "categorical share", "numeric only"), ("classification", "categorical share", "mixed"),
+               ("classification", "classes", "2 classes"), ("classification", "classes", "3-5 classes"),
+               ("regression", "features", "d ≤ 10")} <= dims and
+              not any(t == "regression" and d == "classes" for t, d, _ in dims),
+              "regimes.csv: features, categorical share and classes bins from the rows' shape columns")
+        with open(os.path.join(out, "growth.csv")) as f:
+            gr = {r["label"]: float(r["exponent"]) for r in csv.DictReader(f)}
+        check(close(gr["Good [DP]"], 1.0, 0.05), "growth.csv: fit time proportional to n gives exponent 1")
+        with open(os.path.join(out, "accuracy.csv")) as f:
+            acc = {(r["task"], r["scope"], r["epsilon"], r["label"]): r for r in csv.DictReader(f)}
+        check(float(acc[("classification", "all", "1", "Bad [DP]")]["gap"]) < 0 <
+              float(acc[("classification", "all", "1", "Leaky [published]")]["gap"])
+              if ("classification", "all", "1", "Leaky [published]") in acc else
+              float(acc[("classification", "all", "1", "Bad [DP]")]["gap"]) < 0, "accuracy.csv: Bad below the RF")
+        for stem in ("headline", "headline-private-selection", "cd-classification-all-private-selection-eps1",
+                     "panels-classification", "panels-regression", "fit-time",
                      "cd-classification-all-eps1", "cd-classification-binary-eps0.1", "cd-regression-all-eps10"):
             check(os.path.exists(os.path.join(out, stem + ".png")) and os.path.exists(os.path.join(out, stem + ".svg")),
                   f"{stem}.png/.svg written")
@@ -283,26 +361,53 @@ def test_publish_and_readme_block():
             f.write("# x\n\n## Results\n\n" + bench_publish.README_BEGIN + "\nold\n" + bench_publish.README_END + "\n\nafter\n")
         r = subprocess.run(LEADERBOARD + ["--publish", pub, "--readme", readme] + dirs,
                            capture_output=True, text=True, cwd=ROOT)
-        check(r.returncode == 0, "--publish/--readme run" + ("" if r.returncode == 0 else r.stderr))
+        check(r.returncode != 0 and "refusing to publish" in r.stderr and not os.path.exists(pub),
+              "an incomplete run is not published without --partial")
+        r = subprocess.run(LEADERBOARD + ["--publish", pub, "--readme", readme, "--partial"] + dirs,
+                           capture_output=True, text=True, cwd=ROOT)
+        check(r.returncode == 0, "--publish/--readme --partial run" + ("" if r.returncode == 0 else r.stderr))
         check(all(os.path.exists(os.path.join(pub, n)) for n in ("leaderboard.md", "headline.png", "ranks.csv")),
               "published copy holds the report, the headline figure and the ranks")
         pubs = set(os.listdir(pub))
-        check("cd-classification-all-eps1.png" in pubs and "cd-classification-all-eps0.1.png" not in pubs and
-              "panels-classification.png" not in pubs, "published copy: CD diagrams at epsilon 1 only, no class panels")
+        check("cd-classification-all-eps1.png" in pubs and "cd-classification-all-eps0.1.png" in pubs and
+              "panels-classification.png" in pubs and "cd-classification-all-private-selection-eps1.png" in pubs,
+              "published copy: CD diagrams at every epsilon and track, and the panels")
         with open(os.path.join(pub, "leaderboard.md")) as f:
             pmd = f.read()
         linked = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", pmd)
         check(linked and all(os.path.exists(os.path.join(pub, x)) for x in linked),
               "published leaderboard.md links only images it holds")
-        check("`panels-classification.png` is not in this published copy" in pmd,
-              "published leaderboard.md names the figures left out")
+        check("`" not in "".join(re.findall(r"is not in this published copy", pmd)) and
+              "is not in this published copy" not in pmd, "published leaderboard.md: every referenced figure is there")
+        check(pmd.startswith("> **Partial run, not a complete leaderboard:**"), "a partial copy says so first")
         with open(readme) as f:
             text = f.read()
         check("\nold\n" not in text and text.endswith("after\n"), "README block replaced, the rest kept")
+        check("**Partial run, not a complete leaderboard:**" in text, "the README block of a partial run says so")
+        check("- classification, all datasets (N=6, k=4/5): **Good** has the best mean rank at 5 of 5 ε" in text and
+              "private-selection track (tuned" in text, "README block: the finding and its caveats, generated")
         check("](ref/benchmark/leaderboard/headline.png)" in text, "README block links the headline figure relative")
         check("| classification, all (N=6) | 1 | **Good** (" in text, "README block: Good is best at eps 1")
         check(bench_publish.update_readme(readme, bench_publish.readme_block(pub, "ref/benchmark/leaderboard"), check_only=True),
               "README block is reproducible from the published copy alone")
+        sub = os.path.join(tmp, "ref", "benchmark", "leaderboard-subset")
+        r = subprocess.run(LEADERBOARD + ["--publish", sub, "--partial", "--subset", "two configs, every epsilon"] + dirs,
+                           capture_output=True, text=True, cwd=ROOT)
+        with open(os.path.join(sub, "leaderboard.md")) as f:
+            smd = f.read()
+        check(r.returncode == 0 and "covers a subset of the protocol: two configs, every epsilon" in smd.split("\n")[0]
+              and os.path.exists(os.path.join(sub, "partial.txt")), "--partial --subset names the subset in the copy")
+
+
+def test_partial_banner():
+    # A run of part of the protocol (one scope, one epsilon) can have every block complete: only the
+    # subset it names marks it, and an incomplete run names its subset beside its incomplete blocks.
+    check(bench_publish.partial_banner(0, 10) == "", "a complete run of the whole protocol has no banner")
+    b = bench_publish.partial_banner(0, 10, "binary scope, epsilon 1")
+    check(b.startswith("> **Partial run, not a complete leaderboard:**") and "binary scope, epsilon 1" in b,
+          "a complete subset is marked partial, naming the subset")
+    b = bench_publish.partial_banner(3, 10, "binary scope")
+    check("3 of 10 blocks are incomplete" in b and "binary scope" in b, "an incomplete subset: both")
 
 
 def test_committed_readme_block():
@@ -322,8 +427,8 @@ def main():
         for d in make_sample(sys.argv[2]):
             print("wrote " + os.path.join(d, "results.csv"))
         return
-    for t in (test_labels, test_ranks, test_friedman, test_cd, test_wtl, test_complete, test_scope_rules, test_end_to_end,
-              test_publish_and_readme_block, test_committed_readme_block):
+    for t in (test_labels, test_ranks, test_friedman, test_cd, test_wtl, test_complete, test_scope_rules, test_single_complete_label, test_end_to_end,
+              test_publish_and_readme_block, test_partial_banner, test_committed_readme_block):
         print(f"-- {t.__name__}")
         t()
     print(f"{len(FAILURES)} failure(s)" if FAILURES else "all checks passed")

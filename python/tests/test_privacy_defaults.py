@@ -10,6 +10,9 @@ import dpforest
 DP = ("epsilon-DP", "(epsilon, delta)-DP")
 # No epsilon-DP variant: fitting with defaults refuses and names the algorithm that is one.
 NO_DP_VARIANT = {"privatree-v2": "privatree"}
+# Not DP by design, in any configuration: the oracle tuning upper bound (algorithms/tuning/oracle.cpp). Its
+# estimator must say so when fitted, whatever its defaults.
+NEVER_DP = {"oracle-tuning"}
 CASES = [(name, task) for name in dpforest.PRIVATE for task in dpforest.ALGORITHMS[name]]
 
 
@@ -34,6 +37,10 @@ def test_every_private_estimator_is_dp_with_its_defaults(name, task):
         warnings.simplefilter("error")  # no PrivacyWarning, and no other warning either
         if name in NO_DP_VARIANT:
             with pytest.raises(ValueError, match=f"no strict variant.*`{NO_DP_VARIANT[name]}`"):
+                est.fit(X, y)
+            return
+        if name in NEVER_DP:
+            with pytest.raises(dpforest.PrivacyWarning, match="is not differentially private: oracle tuning"):
                 est.fit(X, y)
             return
         est.fit(X, y)

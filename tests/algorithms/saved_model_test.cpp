@@ -3,6 +3,7 @@
 // happens in predict() refuse, and so does a forest whose vote ties are keyed by the fit's seed.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -132,4 +133,22 @@ TEST_SUITE("unit") {
                       doctest::Contains("m.json.extra: unknown key"));
     CHECK_THROWS_WITH(parse_saved_model(text.substr(0, text.size() / 2), "m.json"), doctest::Contains("m.json: line 1"));
   }
+
+  TEST_CASE("a tuned model saves its selection's release (point, noisy score, candidate), not the number of runs") {
+    const Dataset data = test::synthetic(300, TaskKind::kClassification, 3);
+    const std::map<std::string, std::string> tuning{
+        {"base", "dp-ert"}, {"grid", "max_depth=2,3"}, {"base_params", "occupancy=0"}, {"strict", "true"}};
+    for (const char* name : {"private-selection", "oracle-tuning"}) {
+      CAPTURE(name);
+      const RegistryFit fit = fit_registry(name, tuning, data, 5, 1, "test");
+      std::set<std::string> keys;
+      collect_keys(parse_json(saved_model_json(fit, data.schema(), 0), "t.json"), keys);
+      CHECK(keys.count("selected") == 1);
+      CHECK(keys.count("candidate") == 1);
+      CHECK(keys.count("runs") == 0);
+      CHECK(keys.count("validation_score") == 0);  // the oracle's non-private CV score
+      CHECK(keys.count("noisy_validation_score") == (std::string(name) == "private-selection" ? 1u : 0u));
+    }
+  }
 }
+

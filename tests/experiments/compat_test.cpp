@@ -62,4 +62,22 @@ TEST_SUITE("unit") {
     CHECK(why.find("imputes missing values with training-fold medians") != std::string::npos);
     CHECK(refusal(config("[\"hepatitis:impute\"]", "{name: rf}")).empty());
   }
+
+  TEST_CASE("compat: a tuning meta-algorithm is refused where the entry it fits could not run itself") {
+    // private-selection and oracle-tuning declare no class restriction of their own; their base does.
+    for (const char* meta : {"private-selection", "oracle-tuning"}) {
+      CAPTURE(meta);
+      const std::string row = std::string("{name: ") + meta +
+                              ", params: {base: dpboost, strict: true, grid: \"max_depth=2,3\"}}";
+      const std::string why = refusal(config("[iris]", row));
+      CAPTURE(why);
+      CHECK(why.find("cannot run on dataset 'iris': the entry it fits, 'dpboost': it classifies two classes only") !=
+            std::string::npos);
+      CHECK(why.find("exclude_datasets") != std::string::npos);
+      CHECK(refusal(config("[banknote]", row)).empty());
+      CHECK(refusal(config("[iris]", std::string("{name: ") + meta +
+                                         ", params: {base: dp-ert, strict: true, grid: \"max_depth=2,3\"}}"))
+                .empty());
+    }
+  }
 }

@@ -118,6 +118,27 @@ algorithms:
     CHECK(estimated_task_seconds(spec, cells[1]) > 10 * estimated_task_seconds(spec, cells[0]));
   }
 
+  TEST_CASE("cost model: a tuning meta-algorithm costs its base's fits, as many as its stopping rule or grid makes") {
+    const std::string yaml = "paper: testpaper\nexperiment: cost\nseed: 1\n"
+                             "protocol: {type: kfold, folds: 5, repetitions: 1}\n"
+                             "datasets: [\"synthetic:classification:n=20000,d=10,seed=1\"]\nalgorithms:\n"
+                             "  - {name: dp-ert, params: {strict: true, max_depth: 5, n_trees: 10, occupancy: 0}}\n"
+                             "  - {name: private-selection, params: {base: dp-ert, grid: \"max_depth=5;n_trees=10\", "
+                             "base_params: \"occupancy=0\", stop_probability: [0.1, 0.5]}}\n"
+                             "  - {name: oracle-tuning, params: {base: dp-ert, grid: \"max_depth=5;n_trees=10,10\", "
+                             "base_params: \"occupancy=0\", inner_folds: 4}}\n";
+    const ExperimentSpec spec = parse_experiment(yaml, "inline/cost.yaml");
+    const std::vector<Cell> cells = expand_cells(spec);
+    REQUIRE(cells.size() == 4);
+    const double base = estimated_task_seconds(spec, cells[0]);
+    const double r = cost_row("dp-ert", "classification").rows;
+    // E[T] = 1 / gamma fits on 80 % of the rows (validation_fraction 0.2).
+    CHECK(estimated_task_seconds(spec, cells[1]) == doctest::Approx(base * std::pow(0.8, r) / 0.1));
+    CHECK(estimated_task_seconds(spec, cells[2]) == doctest::Approx(base * std::pow(0.8, r) / 0.5));
+    // Two grid points x 4 inner folds on 3/4 of the rows, then one refit on all of them.
+    CHECK(estimated_task_seconds(spec, cells[3]) == doctest::Approx(base * (8 * std::pow(0.75, r) + 1)));
+  }
+
   TEST_CASE("cost model shapes: the occupancy depth rule, matrix-rf's per_dataset, SynthA-G's rows") {
     const ExperimentSpec spec = parse_experiment(R"(
 paper: testpaper
