@@ -204,7 +204,7 @@ class Parser {
       for (const auto& [k, unused] : v.members)
         if (k == key) error("duplicate key '" + clip(key) + "'");
       expect(':');
-      v.members.emplace_back(std::move(key), value(depth + 1));
+      v.members.push_back(JsonMember{std::move(key), value(depth + 1)});
       skip_blank();
       if (i_ < t_.size() && t_[i_] == ',') {
         ++i_;

@@ -14,6 +14,10 @@
 
 namespace dpf {
 
+// An object's member. Declared ahead of JsonValue and completed after it: a std::pair holding the
+// still-incomplete JsonValue is ill-formed with clang and libstdc++ 12, a vector of a declared type is not.
+struct JsonMember;
+
 struct JsonValue {
   enum class Type : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
   Type type = Type::kNull;
@@ -22,7 +26,12 @@ struct JsonValue {
   std::string text;                                        // kString
   std::vector<double> numbers;                             // kArray of numbers only
   std::vector<JsonValue> items;                            // any other kArray
-  std::vector<std::pair<std::string, JsonValue>> members;  // kObject, in file order (no duplicate keys)
+  std::vector<JsonMember> members;                         // kObject, in file order (no duplicate keys)
+};
+
+struct JsonMember {
+  std::string key;
+  JsonValue value;
 };
 
 // Parses `text` (at most kMaxJsonDepth levels deep); fails naming `source`, the line and column.
