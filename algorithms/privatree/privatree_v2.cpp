@@ -146,7 +146,7 @@ AlgorithmInfo privatree_v2_algorithm() {
       "PrivaTree as in arXiv v2 (authors' code 2aff7a0, privatree.md §5): noisy per-class histograms per feature, "
       "the smallest noisy Gini taken deterministically, data-dependent stopping, permute-and-flip leaves; bins from "
       "exact quantiles of the training rows (the paper's PrivaTree*, use_private_quantiles = False) or uniform. "
-      "Published, not epsilon-DP; the JointExp private quantiles of the paper's default are not implemented");
+      "Published, not epsilon-DP; the paper's default JointExp private quantiles are not offered");
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     std::string s = "published, not epsilon-DP: ";
     if (p.get_string("bins") == "quantiles") s += "bin edges are exact quantiles of the training rows; ";

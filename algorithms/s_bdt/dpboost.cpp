@@ -33,8 +33,8 @@ const ParamSet<DpboostParams>& dpboost_params() {
   using P = DpboostParams;
   static const ParamSet<P> set =
       ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("total epsilon of the ensemble (one ensemble; DPBoost's multi-ensemble "
-                                           "sequential composition is not implemented)"))
+          .add(&P::epsilon, param::epsilon("total epsilon of the ensemble (one ensemble; DPBoost's composition of "
+                                           "several ensembles is out of scope)"))
           .add(&P::n_trees, param::n_trees(50,
                                            "T, trees of the ensemble (DPBoost's per-ensemble count is UNVERIFIED; "
                                            "loretanr/dp-gbdt sets none)"))

@@ -1,5 +1,5 @@
 // Continuous Gaussian noise N(0, sd^2) from the counter-based Rng (design.md §5: our own distribution
-// code, never std::normal_distribution). For mechanisms whose privacy analysis is the continuous
+// code, never the standard library's distributions). For mechanisms whose privacy analysis is the continuous
 // Gaussian's, e.g. the Poisson-subsampled Gaussian leaves of S-BDT (s-bdt.md §3.4 step 6, §10.2):
 // the tight subsampled RDP bound (core/privacy/rdp.hpp) is derived for the continuous Gaussian and is
 // not re-derived here for the discrete one (gaussian_mechanism in mechanisms.hpp).
@@ -8,7 +8,7 @@
 // on [0, 1). Double-precision floating point: the output is supported on |z| <= 8.66 sd (U1 >= 2^-54),
 // a tail mass below 1e-17 per draw, and its low-order bits are not hardened against the floating-point
 // attacks that the secure Laplace of mechanisms.hpp defends against (Mironov 2012); the same holds for
-// the authors' std::normal_distribution and for the DP-SGD libraries this accountant comes from.
+// the authors' standard-library normal sampler and for the DP-SGD libraries this accountant comes from.
 #pragma once
 #include "core/privacy/rng.hpp"
 

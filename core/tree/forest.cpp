@@ -12,7 +12,7 @@ Release Model::released() const {
 }
 
 void Model::save(JsonWriter&) const {
-  fail("this model cannot be saved (Model::save is not implemented for it)");
+  fail("this model cannot be saved: its release is not a stored structure (it is recomputed at predict time)");
 }
 
 std::vector<double> Predictions::class_score(int c) const {

@@ -106,12 +106,7 @@ int cmd_audit(const std::vector<std::string>& args) {
     return m.alarms > 0 ? 6 : 0;
   }
   require(vm.count("algorithm"), "audit: --algorithm NAME (or --matrix FILE) is required");
-  std::map<std::string, std::string> params;
-  for (const std::string& kv : vm["param"].as<std::vector<std::string>>()) {
-    const auto eq = kv.find('=');
-    require(eq != std::string::npos && eq > 0, "--param '", kv, "': expected name=value");
-    params[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  std::map<std::string, std::string> params = parse_param_options(vm["param"].as<std::vector<std::string>>());
   if (vm.count("epsilon")) params["epsilon"] = std::to_string(vm["epsilon"].as<double>());
   const std::string algorithm = vm["algorithm"].as<std::string>();
   const std::string which = vm["pairs"].as<std::string>();

@@ -18,6 +18,7 @@
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
 #include "datasets/registry.hpp"
+#include "experiments/cli/cli.hpp"
 
 namespace po = boost::program_options;
 
@@ -33,16 +34,6 @@ double process_cpu_seconds() {
   timespec t{};
   ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-std::map<std::string, std::string> parse_kv(const std::vector<std::string>& params) {
-  std::map<std::string, std::string> given;
-  for (const auto& kv : params) {
-    auto eq = kv.find('=');
-    require(eq != std::string::npos && eq > 0, "--param '", kv, "': expected name=value");
-    given[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  return given;
 }
 
 // A CSV cell: quoted only when it holds a delimiter, quote or line break.
@@ -124,7 +115,7 @@ BenchFitResult bench_fit(const std::string& algorithm, const std::string& datase
   require(opt.test_fraction >= 0.0 && opt.test_fraction < 1.0, "--test-fraction must be in [0, 1), got ",
           opt.test_fraction);
   const AlgorithmInfo& info = find_algorithm(algorithm);
-  Params p = resolve_params(algorithm, info.params, parse_kv(params), "--param");
+  Params p = resolve_params(algorithm, info.params, parse_param_options(params), "--param");
   Dataset data = load_dataset(dataset, DataOptions::from_environment());
   impute_with_all_rows(data);  // an impute variant: medians of all rows (the command fits on all)
   require(info.supports(data.task()), "algorithm '", algorithm, "' does not support ", to_string(data.task()),

@@ -195,15 +195,20 @@ int dry_run(const ExperimentSpec& spec, const RunOptions& options, const std::st
   return 0;
 }
 
-std::string describe_model(const std::string& algorithm, const std::string& dataset,
-                           const std::vector<std::string>& params, uint64_t seed) {
-  find_algorithm(algorithm);  // an unknown name fails before the dataset loads
+std::map<std::string, std::string> parse_param_options(const std::vector<std::string>& params) {
   std::map<std::string, std::string> given;
   for (const auto& kv : params) {
-    auto eq = kv.find('=');
+    const auto eq = kv.find('=');
     require(eq != std::string::npos && eq > 0, "--param '", kv, "': expected name=value");
     given[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  return given;
+}
+
+std::string describe_model(const std::string& algorithm, const std::string& dataset,
+                           const std::vector<std::string>& params, uint64_t seed) {
+  find_algorithm(algorithm);  // an unknown name fails before the dataset loads
+  const std::map<std::string, std::string> given = parse_param_options(params);
   Dataset data = load_dataset(dataset, DataOptions::from_environment());
   impute_with_all_rows(data);  // an impute variant: medians of all rows (the command fits on all)
   // The same function the Python binding calls (python/), so both fits are one computation.

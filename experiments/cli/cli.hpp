@@ -1,5 +1,6 @@
 // Helpers of the dpforest CLI that are worth testing on their own.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@ namespace dpf {
 int default_threads();  // OMP_NUM_THREADS if set, else the number of cores
 // "i/N" with 0 <= i < N; throws dpf::Error otherwise.
 void parse_shard(const std::string& s, int& index, int& count);
+// Repeated `--param name=value` options as a map (a later value of a name replaces an earlier one);
+// throws dpf::Error naming the option that has no '=' or no name.
+std::map<std::string, std::string> parse_param_options(const std::vector<std::string>& params);
 
 int cmd_list(const std::vector<std::string>& args);
 // `dpforest dataset check FILE [--schema S]` (data_cmd.cpp).

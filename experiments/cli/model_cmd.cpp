@@ -25,16 +25,6 @@ namespace dpf {
 
 namespace {
 
-std::map<std::string, std::string> parse_params(const std::vector<std::string>& params) {
-  std::map<std::string, std::string> given;
-  for (const auto& kv : params) {
-    auto eq = kv.find('=');
-    require(eq != std::string::npos && eq > 0, "--param '", kv, "': expected name=value");
-    given[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  return given;
-}
-
 // A user's own fit is private by default, as every library entry point: where the algorithm's default
 // configuration is not DP and a repaired variant exists, `strict` defaults to true. The published
 // mechanism stays an explicit choice (--param strict=false) and its fit is warned about.
@@ -143,7 +133,7 @@ int cmd_fit(const std::vector<std::string>& args) {
   const int bins = vm["bins"].as<int>();
   require(bins >= 0 && bins <= 1000, "--bins must be in [0, 1000], got ", bins);
   find_algorithm(algorithm);  // an unknown name fails before the dataset loads
-  const std::map<std::string, std::string> given = parse_params(vm["param"].as<std::vector<std::string>>());
+  const std::map<std::string, std::string> given = parse_param_options(vm["param"].as<std::vector<std::string>>());
   Dataset data = load_dataset(dataset, DataOptions::from_environment());
   impute_with_all_rows(data);  // as `dpforest describe`: the command fits on all rows
   const Schema input = data.schema();

@@ -103,7 +103,7 @@ def mean_se(xs):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sbdt-src", required=True, help="a checkout of github.com/kirschte/sbdt")
-    ap.add_argument("--adult", default=os.path.join(os.environ.get("DPFOREST_MIRROR", "/work/shared/datasets"),
+    ap.add_argument("--adult", default=os.path.join(os.environ.get("DPFOREST_MIRROR", os.path.join(ROOT, "..", "shared", "datasets")),
                                                     "adult", "adult.data"))
     ap.add_argument("--dpforest", default=os.path.join(ROOT, "build", "dpforest"))
     ap.add_argument("--build-dir", default=os.path.join(tempfile.gettempdir(), "sbdt-authors-build"))

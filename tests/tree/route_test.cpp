@@ -45,10 +45,10 @@ Dataset awkward_dataset(std::size_t n, uint64_t seed) {
 Tree random_tree(Rng& rng, int depth, int outputs) {
   Tree t(outputs);
   t.add_nodes(1, 0);
-  std::vector<int32_t> todo{0};
-  while (!todo.empty()) {
-    const int32_t i = todo.back();
-    todo.pop_back();
+  std::vector<int32_t> pending{0};
+  while (!pending.empty()) {
+    const int32_t i = pending.back();
+    pending.pop_back();
     const int d = t.nodes()[static_cast<std::size_t>(i)].depth;
     const uint64_t kind = d >= depth ? 3 : rng.below(4);
     if (kind == 3 || (d > 0 && rng.below(6) == 0)) {
@@ -76,7 +76,7 @@ Tree random_tree(Rng& rng, int depth, int outputs) {
     }
     n.first_child = t.add_nodes(n.n_children, static_cast<int16_t>(d + 1));
     t.mutable_nodes()[static_cast<std::size_t>(i)] = n;
-    for (int c = 0; c < n.n_children; ++c) todo.push_back(n.first_child + c);
+    for (int c = 0; c < n.n_children; ++c) pending.push_back(n.first_child + c);
   }
   return t;
 }
