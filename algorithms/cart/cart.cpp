@@ -224,17 +224,6 @@ ParamSet<CartParams> cart_set(bool bootstrap_default) {
                        "Car/Nursery/Traffic trees)"));
 }
 
-const ParamSet<CartParams>& rf_params() {
-  static const ParamSet<CartParams> set = cart_set(true);
-  return set;
-}
-
-const ParamSet<CartParams>& ert_params() {
-  static const ParamSet<CartParams> set = cart_set(false);
-  return set;
-}
-
-
 }  // namespace
 
 std::vector<AlgorithmInfo> cart_algorithms() {
@@ -244,8 +233,8 @@ std::vector<AlgorithmInfo> cart_algorithms() {
   AlgorithmInfo ert = describe_non_private(
       "ert", "dipreme, dipreme-v1", kBothTasks,
       "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K");
-  return {with_learner<CartLearner>(rf, rf_params(), CartParams{.name = "rf"}),
-          with_learner<CartLearner>(ert, ert_params(), CartParams{.name = "ert", .random_thresholds = true})};
+  return {with_learner<CartLearner>(rf, cart_set(true), CartParams{.name = "rf"}),
+          with_learner<CartLearner>(ert, cart_set(false), CartParams{.name = "ert", .random_thresholds = true})};
 }
 
 }  // namespace dpf

@@ -51,20 +51,6 @@ struct RgvParams {
   bool strict = false;
 };
 
-const ParamSet<RgvParams>& rgv_params() {
-  using P = RgvParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("privacy budget, spent in full by every tree (RGV's notion)"))
-          .add(&P::n_trees, param::n_trees(110,
-                                           "tau; RGV chooses it by formulas Fletcher & Islam do not reproduce "
-                                           "(110-1385 in their runs, §5.2); default the low end"))
-          .add(&P::max_depth,
-               param::max_depth(5, "FS depth D (Fletcher & Islam ran FS at 5; RGV's is not given)", 1, 30))
-          .add(&P::strict, param::strict());
-  return set;
-}
-
 class RgvLearner : public Learner {
  public:
   explicit RgvLearner(const RgvParams& p)
@@ -140,7 +126,16 @@ std::vector<AlgorithmInfo> rgv_algorithms() {
       "training rows; standard sequential composition gives tau * epsilon (epsilon_spent_conservative)");
   // Claimed: epsilon (RGV's notion); conservative: tau epsilon, every tree on all rows (strict: epsilon).
   a.privacy_bound = trees_summed_unless_strict;
-  return {with_learner<RgvLearner>(a, rgv_params())};
+  using P = RgvParams;
+  return {with_learner<RgvLearner>(
+      a, ParamSet<P>()
+             .add(&P::epsilon, param::epsilon("privacy budget, spent in full by every tree (RGV's notion)"))
+             .add(&P::n_trees, param::n_trees(110,
+                                              "tau; RGV chooses it by formulas Fletcher & Islam do not reproduce "
+                                              "(110-1385 in their runs, §5.2); default the low end"))
+             .add(&P::max_depth,
+                  param::max_depth(5, "FS depth D (Fletcher & Islam ran FS at 5; RGV's is not given)", 1, 30))
+             .add(&P::strict, param::strict()))};
 }
 
 }  // namespace dpf
