@@ -5,6 +5,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/fs_split.hpp"
+#include "algorithms/common/leaves.hpp"
 #include "algorithms/common/param_set.hpp"
 #include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
@@ -27,15 +28,8 @@ class RgvLeaf : public LeafPolicy {
     std::fill(out.begin(), out.end(), 0.0);
     for (uint32_t r : node.rows) out[static_cast<std::size_t>(node.data.label(r))] += 1.0;
     // §2.2 step 3 (Friedman & Schuster 2010, Alg. 1 leaf): Laplace mechanism on the class histogram, scale 1/eps'.
-    for (double& v : out) v = std::max(0.0, v + sample_laplace(rng, 1.0 / eps_));
-    if (node.scope >= 0) ledger.charge(node.scope, "laplace-class-counts", eps_, 1.0, certified_);
-    double total = 0.0;
-    for (double v : out) total += v;
-    if (total <= 0.0) {
-      std::fill(out.begin(), out.end(), 1.0 / static_cast<double>(k_));
-      return;
-    }
-    for (double& v : out) v /= total;
+    add_laplace_to_counts(out, eps_, certified_, node, rng, ledger);
+    normalise_or_uniform(out);
   }
   std::unique_ptr<LeafPolicy> clone() const override { return std::make_unique<RgvLeaf>(*this); }
 
