@@ -47,4 +47,15 @@ TEST_SUITE("unit") {
     CHECK(join_names(kinds, [](const char* k) { return k; }) == "forest, tuned");
     CHECK(join_names(std::vector<std::string>{}, [](const std::string& s) { return s; }).empty());
   }
+
+  TEST_CASE("an enum's name table parses and prints from one list") {
+    enum class Colour { kRed, kBlue, kGreen };
+    static constexpr NamedValue<Colour> kColours[] = {{"red", Colour::kRed}, {"blue", Colour::kBlue}};
+    REQUIRE(value_named(kColours, "blue") != nullptr);
+    CHECK(*value_named(kColours, "blue") == Colour::kBlue);
+    CHECK(value_named(kColours, "Blue") == nullptr);
+    CHECK(value_named(kColours, "") == nullptr);
+    CHECK(std::string(name_of(kColours, Colour::kRed)) == "red");
+    CHECK(std::string(name_of(kColours, Colour::kGreen)) == "?");
+  }
 }
