@@ -10,6 +10,7 @@
 #include "algorithms/s_bdt/s_bdt.hpp"
 #include "algorithms/tuning/grid.hpp"
 #include "core/tree/forest.hpp"
+#include "core/util/named.hpp"
 
 namespace dpf {
 
@@ -39,12 +40,10 @@ const Loader kLoaders[] = {
 
 std::unique_ptr<Model> load_model(const JsonIn& in, const Schema& schema) {
   const std::string kind = in["kind"].string();
-  std::string known;
-  for (const Loader& l : kLoaders) {
+  for (const Loader& l : kLoaders)
     if (kind == l.kind) return l.load(in, schema);
-    known += (known.empty() ? "" : ", ") + std::string(l.kind);
-  }
-  in["kind"].fail_here("unknown model kind '" + kind + "' (known: " + known + ")");
+  in["kind"].fail_here("unknown model kind '" + kind +
+                       "' (known: " + join_names(kLoaders, [](const Loader& l) { return l.kind; }) + ")");
 }
 
 }  // namespace dpf

@@ -24,7 +24,7 @@
 #include "algorithms/s_bdt/s_bdt.hpp"
 #include "algorithms/smooth_rdf/smooth_rdf.hpp"
 #include "algorithms/tuning/tuning.hpp"
-#include "core/util/error.hpp"
+#include "core/util/named.hpp"
 
 namespace dpf {
 
@@ -69,13 +69,6 @@ const std::vector<AlgorithmInfo>& algorithm_table() {
   return table;
 }
 
-const AlgorithmInfo& find_algorithm(const std::string& name) {
-  std::string known;
-  for (const auto& a : algorithm_table()) {
-    if (a.name == name) return a;
-    known += (known.empty() ? "" : ", ") + a.name;
-  }
-  fail("unknown algorithm '", name, "' (known: ", known, ")");
-}
+const AlgorithmInfo& find_algorithm(const std::string& name) { return find_named(algorithm_table(), name, "algorithm"); }
 
 }  // namespace dpf

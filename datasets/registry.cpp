@@ -11,6 +11,7 @@
 #include "core/data/make_classification.hpp"
 #include "core/data/synthetic.hpp"
 #include "core/util/error.hpp"
+#include "core/util/named.hpp"
 #include "core/util/input_check.hpp"
 #include "datasets/fetcher.hpp"
 #include "datasets/local.hpp"
@@ -171,9 +172,7 @@ const DatasetEntry& dataset_entry(const std::string& id) {
   const auto& entries = registry().entries;
   auto it = entries.find(id);
   if (it != entries.end()) return it->second;
-  std::string known;
-  for (const auto& [k, e] : entries) known += (known.empty() ? "" : ", ") + k;
-  fail("unknown dataset '", id, "' (known: ", known, ")");
+  fail("unknown dataset '", id, "' (known: ", join_names(entries, [](const auto& kv) { return kv.first; }), ")");
 }
 
 std::pair<std::string, std::string> split_dataset_spec(const std::string& spec) {
@@ -188,9 +187,8 @@ const VariantSpec& variant_spec(const std::string& spec) {
   if (variant.empty()) return e.specs.front();
   for (const auto& s : e.specs)
     if (s.name == variant) return s;
-  std::string known;
-  for (const auto& v : e.variants) known += (known.empty() ? "" : ", ") + v;
-  fail("dataset '", id, "' has no variant '", variant, "' (variants: ", known, ")");
+  fail("dataset '", id, "' has no variant '", variant, "' (variants: ",
+       join_names(e.variants, [](const std::string& v) { return v; }), ")");
 }
 
 DatasetFacts dataset_facts(const std::string& spec) {

@@ -17,20 +17,6 @@ struct BrfParams {
   Vote vote = Vote::kHard;
 };
 
-const ParamSet<BrfParams>& brf_params() {
-  using P = BrfParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
-          .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per leaf (§2: 5)"))
-          .add(&P::max_features, param::max_features("candidate features when b1 = 0 (0: sqrt(D))"))
-          .add(&P::p1, param::probability("p1", "0.05", "P(b1 = 1): a single candidate feature"))
-          .add(&P::p2, param::probability("p2", "0.05", "P(b2 = 1): a random split value per feature"))
-          .add(&P::partition_rate, param::partition_rate())
-          .add(&P::vote, param::vote("hard", {}, "forest vote"), {{"hard", Vote::kHard}, {"soft", Vote::kSoft}});
-  return set;
-}
-
 class BrfPolicy : public HonestGiniPolicy {
  public:
   static constexpr const char* kName = "brf";
@@ -75,11 +61,20 @@ class BrfPolicy : public HonestGiniPolicy {
 }  // namespace
 
 std::vector<AlgorithmInfo> brf_algorithms() {
+  using P = BrfParams;
   return {with_learner<HonestGiniLearner<BrfPolicy, BrfParams>>(
-      describe_non_private("brf", "multinomial-rf", kClassificationTask,
-                           "Bernoulli random forest (Wang et al. 2018): S/E partition, Bernoulli choice of 1 or sqrt(D) "
-                           "features and of a random or best split value (reconstructed, multinomial-rf.md §2.3)"),
-      brf_params())};
+      describe_non_private(
+          "brf", "multinomial-rf", kClassificationTask,
+          "Bernoulli random forest (Wang et al. 2018): S/E partition, Bernoulli choice of 1 or sqrt(D) "
+          "features and of a random or best split value (reconstructed, multinomial-rf.md §2.3)"),
+      ParamSet<P>()
+          .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
+          .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per leaf (§2: 5)"))
+          .add(&P::max_features, param::max_features("candidate features when b1 = 0 (0: sqrt(D))"))
+          .add(&P::p1, param::probability("p1", "0.05", "P(b1 = 1): a single candidate feature"))
+          .add(&P::p2, param::probability("p2", "0.05", "P(b2 = 1): a random split value per feature"))
+          .add(&P::partition_rate, param::partition_rate())
+          .add(&P::vote, param::vote("hard", {}, "forest vote"), {{"hard", Vote::kHard}, {"soft", Vote::kSoft}}))};
 }
 
 }  // namespace dpf

@@ -180,27 +180,32 @@ std::optional<SplitChoice> CartSplit::choose(const NodeView& node, Rng& rng, Pri
   return c;
 }
 
+std::unique_ptr<Model> fit_cart(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx, const CartParams& p,
+                                bool node_columns) {
+  const bool clf = data.task() == TaskKind::kClassification;
+  CartSplit split(p, static_cast<int>(data.n_features()), data.task(), static_cast<int>(data.n_classes()));
+  std::unique_ptr<LeafPolicy> leaf;
+  if (clf) leaf = std::make_unique<ClassCountLeaf>(static_cast<int>(data.n_classes()), kNoPrivacy, false, false);
+  else leaf = std::make_unique<MeanLeaf>(data.schema().target.lo, data.schema().target.hi, kNoPrivacy, false);
+  ForestFitSpec spec;
+  spec.algorithm = p.name;
+  spec.n_trees = p.n_trees;
+  spec.max_depth = p.max_depth;
+  spec.unlimited_depth = p.max_depth == 0;
+  spec.rows = p.bootstrap ? TreeRows::kBootstrap : TreeRows::kAll;
+  spec.categorical_threshold_masks = p.categorical_reuse;
+  spec.node_columns = node_columns;
+  spec.vote = clf ? Vote::kSoft : Vote::kMean;
+  return fit_forest(data, rows, ctx, spec, split, *leaf);
+}
+
 namespace {
 
 class CartLearner : public Learner {
  public:
   explicit CartLearner(CartParams p) : p_(std::move(p)) {}
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
-    const bool clf = data.task() == TaskKind::kClassification;
-    CartSplit split(p_, static_cast<int>(data.n_features()), data.task(), static_cast<int>(data.n_classes()));
-    std::unique_ptr<LeafPolicy> leaf;
-    if (clf) leaf = std::make_unique<ClassCountLeaf>(static_cast<int>(data.n_classes()), kNoPrivacy, false, false);
-    else leaf = std::make_unique<MeanLeaf>(data.schema().target.lo, data.schema().target.hi, kNoPrivacy, false);
-    ForestFitSpec spec;
-    spec.algorithm = p_.name;
-    spec.n_trees = p_.n_trees;
-    spec.max_depth = p_.max_depth;
-    spec.unlimited_depth = p_.max_depth == 0;
-    spec.rows = p_.bootstrap ? TreeRows::kBootstrap : TreeRows::kAll;
-    spec.categorical_threshold_masks = p_.categorical_reuse;
-    spec.node_columns = true;  // node-ordered feature copies: contiguous reads in the split search
-    spec.vote = clf ? Vote::kSoft : Vote::kMean;
-    return fit_forest(data, rows, ctx, spec, split, *leaf);
+    return fit_cart(data, rows, ctx, p_);
   }
 
  private:
@@ -224,17 +229,6 @@ ParamSet<CartParams> cart_set(bool bootstrap_default) {
                        "Car/Nursery/Traffic trees)"));
 }
 
-const ParamSet<CartParams>& rf_params() {
-  static const ParamSet<CartParams> set = cart_set(true);
-  return set;
-}
-
-const ParamSet<CartParams>& ert_params() {
-  static const ParamSet<CartParams> set = cart_set(false);
-  return set;
-}
-
-
 }  // namespace
 
 std::vector<AlgorithmInfo> cart_algorithms() {
@@ -244,8 +238,8 @@ std::vector<AlgorithmInfo> cart_algorithms() {
   AlgorithmInfo ert = describe_non_private(
       "ert", "dipreme, dipreme-v1", kBothTasks,
       "Extremely randomised trees (Geurts et al. 2006): one uniform threshold per candidate feature, best of K");
-  return {with_learner<CartLearner>(rf, rf_params(), CartParams{.name = "rf"}),
-          with_learner<CartLearner>(ert, ert_params(), CartParams{.name = "ert", .random_thresholds = true})};
+  return {with_learner<CartLearner>(rf, cart_set(true), CartParams{.name = "rf"}),
+          with_learner<CartLearner>(ert, cart_set(false), CartParams{.name = "ert", .random_thresholds = true})};
 }
 
 }  // namespace dpf

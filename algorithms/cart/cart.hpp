@@ -58,6 +58,12 @@ class CartSplit : public SplitPolicy {
   std::vector<uint32_t> counts_;
 };
 
+// One forest of `p` (rf or ert) on `rows`, as the registry's learners fit it. node_columns: grow with
+// node-ordered feature copies (contiguous reads in the split search; the learners do), else gather the
+// values from the columns. Both give the same forest.
+std::unique_ptr<Model> fit_cart(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx, const CartParams& p,
+                                bool node_columns = true);
+
 std::vector<AlgorithmInfo> cart_algorithms();  // rf, ert
 
 }  // namespace dpf

@@ -6,28 +6,27 @@
 
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
+#include "core/util/named.hpp"
 
 namespace dpf {
 
+namespace {
+
+constexpr NamedValue<LeafMechanism> kLeafMechanisms[] = {{"smooth", LeafMechanism::kSmooth},
+                                                         {"global", LeafMechanism::kGlobal},
+                                                         {"pf", LeafMechanism::kPermuteAndFlip},
+                                                         {"em-counts", LeafMechanism::kEmCounts},
+                                                         {"majority", LeafMechanism::kMajority}};
+
+}  // namespace
+
 LeafMechanism parse_leaf_mechanism(const std::string& s) {
-  if (s == "smooth") return LeafMechanism::kSmooth;
-  if (s == "global") return LeafMechanism::kGlobal;
-  if (s == "pf") return LeafMechanism::kPermuteAndFlip;
-  if (s == "em-counts") return LeafMechanism::kEmCounts;
-  if (s == "majority") return LeafMechanism::kMajority;
-  fail("leaf_mechanism: unknown value '", s, "' (known: smooth, global, pf, em-counts, majority)");
+  if (const LeafMechanism* m = value_named(kLeafMechanisms, s)) return *m;
+  fail("leaf_mechanism: unknown value '", s,
+       "' (known: ", join_names(kLeafMechanisms, [](const auto& n) { return n.name; }), ")");
 }
 
-const char* to_string(LeafMechanism m) {
-  switch (m) {
-    case LeafMechanism::kSmooth: return "smooth";
-    case LeafMechanism::kGlobal: return "global";
-    case LeafMechanism::kPermuteAndFlip: return "pf";
-    case LeafMechanism::kEmCounts: return "em-counts";
-    case LeafMechanism::kMajority: return "majority";
-  }
-  return "?";
-}
+const char* to_string(LeafMechanism m) { return name_of(kLeafMechanisms, m); }
 
 int64_t majority_gap(std::span<const int32_t> counts) {
   int64_t first = -1, second = 0;

@@ -7,6 +7,22 @@
 
 namespace dpf {
 
+void add_laplace_to_counts(std::span<double> counts, double epsilon, bool certified, const NodeView& node, Rng& rng,
+                           PrivacyLedger& ledger) {
+  for (double& v : counts) v = std::max(0.0, v + sample_laplace(rng, 1.0 / epsilon));  // Lap(1/epsilon), header
+  if (node.scope >= 0) ledger.charge(node.scope, "laplace-class-counts", epsilon, 1.0, certified);
+}
+
+void normalise_or_uniform(std::span<double> counts) {
+  double total = 0;
+  for (double v : counts) total += v;
+  if (total <= 0) {
+    std::fill(counts.begin(), counts.end(), 1.0 / static_cast<double>(counts.size()));
+    return;
+  }
+  for (double& v : counts) v /= total;
+}
+
 void ClassCountLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) {
   const auto c = static_cast<std::size_t>(n_classes_);
   // Integer counts from the node's contiguous targets (the same exact values as adding 1.0 per row).
@@ -32,18 +48,9 @@ void ClassCountLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledg
     }
     return;
   }
-  if (noisy) {
-    // dipreme.md §2.8: n~ = max(0, n + Lap(1/eps_leaf)) per class; L1 sensitivity 1 (add/remove).
-    for (double& v : out) v = std::max(0.0, v + sample_laplace(rng, 1.0 / epsilon_));
-    if (node.scope >= 0) ledger.charge(node.scope, "laplace-class-counts", epsilon_, 1.0, /*certified=*/strict_);
-  }
-  double total = 0;
-  for (double v : out) total += v;
-  if (total <= 0) {
-    std::fill(out.begin(), out.end(), 1.0 / static_cast<double>(c));
-    return;
-  }
-  for (double& v : out) v /= total;
+  // dipreme.md §2.8: n~ = max(0, n + Lap(1/eps_leaf)) per class; L1 sensitivity 1 (add/remove).
+  if (noisy) add_laplace_to_counts(out, epsilon_, /*certified=*/strict_, node, rng, ledger);
+  normalise_or_uniform(out);
 }
 
 void MeanLeaf::release(const NodeView& node, Rng& rng, PrivacyLedger& ledger, std::span<double> out) {

@@ -8,6 +8,14 @@ namespace dpf {
 
 inline constexpr double kNoPrivacy = std::numeric_limits<double>::infinity();
 
+// The Laplace mechanism on a leaf's class histogram: n~_c = max(0, n_c + Lap(1/epsilon)) for every
+// class. Under add/remove one record changes one count by one (L1 sensitivity 1), so the release costs
+// epsilon (Dwork et al. 2006), charged to the node's scope (when it has one) as "laplace-class-counts".
+void add_laplace_to_counts(std::span<double> counts, double epsilon, bool certified, const NodeView& node, Rng& rng,
+                           PrivacyLedger& ledger);
+// The (noisy) counts as a distribution: divided by their total, or uniform 1/C when the total is 0.
+void normalise_or_uniform(std::span<double> counts);
+
 // Classification leaf: the class distribution of the node's rows.
 //   epsilon = kNoPrivacy: exact fractions (CART, median forest). An empty leaf gets a random
 //     class-1 fraction ~ Uniform(0, 1) when `uniform_empty` (binary; dipreme.md §2.8 non-private

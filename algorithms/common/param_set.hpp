@@ -5,12 +5,14 @@
 // to an enum.
 //
 //   struct DpErtParams { double epsilon = 1; int n_trees = 10; bool strict = false; ... };
-//   const ParamSet<DpErtParams>& set = ParamSet<DpErtParams>()
-//       .add(&DpErtParams::epsilon, param::epsilon())
-//       .add(&DpErtParams::n_trees, param::n_trees(10, "N_T"))
-//       .add(&DpErtParams::strict, param::strict());
-//   a.params = set.specs(a.quirks);  // + reference_quirks, with the family's quirk names as choices
-//   a.make = learner_factory<DpErtLearner>(set);
+//   using P = DpErtParams;
+//   return {with_learner<DpErtLearner>(a, ParamSet<P>()
+//                                             .add(&P::epsilon, param::epsilon())
+//                                             .add(&P::n_trees, param::n_trees(10, "N_T"))
+//                                             .add(&P::strict, param::strict()))};
+//
+// with_learner sets the entry's schema (the set's specs, then reference_quirks with the entry's quirk
+// names as choices) and its factory (the learner from set.from(params)), and keeps the set.
 //
 // Shared parameters (epsilon, n_trees, max_depth, strict, ...) come from the builders in
 // algorithms/common/shared_params.hpp, so their name, range and (where it is shared) default are
@@ -99,24 +101,26 @@ class ParamSet {
   std::vector<Setter> setters_;
 };
 
-// The registry factory of a learner built from the family's params struct: L(set.from(params, base)),
-// `base` holding what the entry fixes (its name, a variant). `set` must outlive the factory (families
-// keep theirs in a function-local static).
-template <class L, class P>
-std::function<std::unique_ptr<Learner>(const Params&, const Schema&)> learner_factory(const ParamSet<P>& set,
-                                                                                    P base = P{}) {
-  return [&set, base](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-    return std::make_unique<L>(set.from(p, base));
+// An entry whose learner `make` builds from the family's params struct, make(set.from(params, base)),
+// `base` holding what the entry fixes (its name, a variant): the schema (the set's specs, then the
+// entry's quirks) and the factory both follow from the set, which the entry hands over and the factory
+// keeps. So a family declares its parameters once, in its entry, next to its description, quirks,
+// status and bound.
+template <class P, class Make>
+AlgorithmInfo with_factory(AlgorithmInfo a, ParamSet<P> set, P base, Make make) {
+  a.params = set.specs(a.quirks);
+  auto owned = std::make_shared<const ParamSet<P>>(std::move(set));
+  a.make = [owned, base = std::move(base), make](const Params& p, const Schema&) -> std::unique_ptr<Learner> {
+    return make(owned->from(p, base));
   };
+  return a;
 }
 
-// An entry whose learner L is built from `set`: the schema (with the entry's quirks) and the factory
-// both follow from the set, so an entry states only its description, quirks, status and bound.
+// The same, for a learner L constructed from the params struct (its constructor validates them).
 template <class L, class P>
-AlgorithmInfo with_learner(AlgorithmInfo a, const ParamSet<P>& set, P base = P{}) {
-  a.params = set.specs(a.quirks);
-  a.make = learner_factory<L>(set, std::move(base));
-  return a;
+AlgorithmInfo with_learner(AlgorithmInfo a, ParamSet<P> set, P base = P{}) {
+  return with_factory(std::move(a), std::move(set), std::move(base),
+                      [](P p) -> std::unique_ptr<Learner> { return std::make_unique<L>(std::move(p)); });
 }
 
 }  // namespace dpf

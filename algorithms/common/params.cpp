@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/util/error.hpp"
+#include "core/util/named.hpp"
 
 namespace dpf {
 
@@ -141,9 +142,8 @@ Params resolve_params(const std::string& algorithm, const std::vector<ParamSpec>
     for (const auto& p : schema)
       if (p.name == name) spec = &p;
     if (!spec) {
-      std::string known;
-      for (const auto& p : schema) known += (known.empty() ? "" : ", ") + p.name;
-      fail(where, ": unknown parameter '", name, "' for algorithm '", algorithm, "' (known: ", known, ")");
+      fail(where, ": unknown parameter '", name, "' for algorithm '", algorithm, "' (known: ",
+           join_names(schema, [](const ParamSpec& p) { return p.name; }), ")");
     }
     out[name] = canonicalise(algorithm, *spec, raw, where);
   }

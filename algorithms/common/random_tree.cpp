@@ -104,17 +104,23 @@ RandomTree::RandomTree(uint64_t key, const RandomTreeSchema& schema) : lo_(schem
   nodes_.push_back(root);
 }
 
-void RandomTree::expand(const RandomTreeSchema& schema, std::size_t node, std::span<const std::pair<int32_t, int>> path) {
-  std::copy(schema.lo.begin(), schema.lo.end(), lo_.begin());
-  std::copy(schema.hi.begin(), schema.hi.end(), hi_.begin());
+uint64_t RandomTree::replay(const RandomTreeSchema& schema, std::span<const std::pair<int32_t, int>> path,
+                            std::vector<double>& lo, std::vector<double>& hi) const {
+  lo.assign(schema.lo.begin(), schema.lo.end());
+  hi.assign(schema.hi.begin(), schema.hi.end());
   uint64_t used = 0;
   for (auto [anc, c] : path) {
     const Node& a = nodes_[static_cast<std::size_t>(anc)];
     const auto f = static_cast<std::size_t>(a.feature);
     if (schema.discrete[f]) used |= uint64_t{1} << schema.bit[f];
-    else if (c == 0) hi_[f] = a.threshold;
-    else lo_[f] = a.threshold;
+    else if (c == 0) hi[f] = a.threshold;
+    else lo[f] = a.threshold;
   }
+  return used;
+}
+
+void RandomTree::expand(const RandomTreeSchema& schema, std::size_t node, std::span<const std::pair<int32_t, int>> path) {
+  const uint64_t used = replay(schema, path, lo_, hi_);
   const Draw d = draw_split(schema, nodes_[node].key, nodes_[node].depth, used, lo_.data(), hi_.data());
   if (d.feature < 0) {
     nodes_[node].feature = -1;
@@ -226,16 +232,7 @@ RouteResult RandomTree::route_with(const RandomTreeSchema& schema, Value value, 
     i = static_cast<std::size_t>(n.first_child + c);
   }
   // Left the stored part: replay the path's domain narrowing, then follow the virtual splits.
-  lo.assign(schema.lo.begin(), schema.lo.end());
-  hi.assign(schema.hi.begin(), schema.hi.end());
-  uint64_t used = 0;
-  for (auto [anc, c] : path) {
-    const Node& a = nodes_[static_cast<std::size_t>(anc)];
-    const auto f = static_cast<std::size_t>(a.feature);
-    if (schema.discrete[f]) used |= uint64_t{1} << schema.bit[f];
-    else if (c == 0) hi[f] = a.threshold;
-    else lo[f] = a.threshold;
-  }
+  uint64_t used = replay(schema, path, lo, hi);
   uint64_t key = nodes_[i].key;
   int depth = nodes_[i].depth;
   for (;;) {

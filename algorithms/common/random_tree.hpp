@@ -110,6 +110,10 @@ class RandomTree {
     double threshold = 0.0;
     uint64_t key = 0;
   };
+  // The domain of the node `path` leads to: the schema's bounds narrowed by the path's numeric splits
+  // (into lo, hi), and the bits of the discrete features the path has split on.
+  uint64_t replay(const RandomTreeSchema& schema, std::span<const std::pair<int32_t, int>> path,
+                  std::vector<double>& lo, std::vector<double>& hi) const;
   void expand(const RandomTreeSchema& schema, std::size_t node, std::span<const std::pair<int32_t, int>> path);
   // value(f): the row's feature f.
   template <class Value>

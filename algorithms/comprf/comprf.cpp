@@ -57,15 +57,6 @@ struct CompParams {
   bool supervised = false;  // CompRF-I
 };
 
-const ParamSet<CompParams>& comp_params() {
-  using P = CompParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::n_trees, param::n_trees(100, "trees per binary forest"))
-          .add(&P::n0, param::count("n0", 5, 1, 1e9, "a node with <= n0 points is a leaf (MRF's minimum leaf size 5)"));
-  return set;
-}
-
 // The data set's rows laid out row-major (one contiguous feature vector per row): every distance and
 // the collapse sums read whole rows, which the columnar Dataset scatters over D columns.
 struct RowMajor {
@@ -367,16 +358,21 @@ class CompRfLearner : public Learner {
 }  // namespace
 
 std::vector<AlgorithmInfo> comprf_algorithms() {
+  using P = CompParams;
+  const ParamSet<P> set =  // both variants take the same parameters
+      ParamSet<P>()
+          .add(&P::n_trees, param::n_trees(100, "trees per binary forest"))
+          .add(&P::n0, param::count("n0", 5, 1, 1e9, "a node with <= n0 points is a leaf (MRF's minimum leaf size 5)"));
   return {with_learner<CompRfLearner>(
               describe_non_private("comprf-c", "multinomial-rf", kClassificationTask,
                                    "Comparison-based RF with unsupervised pivots (Haghiri et al. 2018; multinomial-rf.md "
                                    "§2.4), one-vs-one for multiclass"),
-              comp_params(), CompParams{.name = "comprf-c"}),
+              set, CompParams{.name = "comprf-c"}),
           with_learner<CompRfLearner>(
               describe_non_private("comprf-i", "multinomial-rf", kClassificationTask,
                                    "Comparison-based RF with supervised pivots of different labels (Haghiri et al. "
                                    "2018), one-vs-one"),
-              comp_params(), CompParams{.name = "comprf-i", .supervised = true})};
+              set, CompParams{.name = "comprf-i", .supervised = true})};
 }
 
 std::unique_ptr<Model> load_comprf_model(const JsonIn& in, const Schema& schema) {

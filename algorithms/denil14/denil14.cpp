@@ -18,20 +18,6 @@ struct DenilParams {
   Vote vote = Vote::kHard;
 };
 
-const ParamSet<DenilParams>& denil_params() {
-  using P = DenilParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
-          .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per child (§2: 5)"))
-          .add(&P::lambda, param::real("lambda", "0", 0, 1e9, "Poisson mean of extra candidate features (0: sqrt(D))"))
-          .add(&P::m_s, param::count("m_s", 0, 0, 1e9, "structure points drawn to fix the search range (0: no range)"))
-          .add(&P::partition_rate, param::partition_rate())
-          .add(&P::vote, param::vote("hard", {}, "forest vote (rftk: soft)"),
-               {{"hard", Vote::kHard}, {"soft", Vote::kSoft}});
-  return set;
-}
-
 class DenilPolicy : public HonestGiniPolicy {
  public:
   static constexpr const char* kName = "denil14";
@@ -88,11 +74,19 @@ class DenilPolicy : public HonestGiniPolicy {
 }  // namespace
 
 std::vector<AlgorithmInfo> denil14_algorithms() {
+  using P = DenilParams;
   return {with_learner<HonestGiniLearner<DenilPolicy, DenilParams>>(
       describe_non_private("denil14", "multinomial-rf", kClassificationTask,
                            "Denil et al. 2014 consistent forest: S/E partition, 1 + Poisson(λ) candidate features, "
                            "best Gini split valid on estimation points (rftk + paper, multinomial-rf.md §2.2)"),
-      denil_params())};
+      ParamSet<P>()
+          .add(&P::n_trees, param::n_trees(100, "number of trees (§2: 100)"))
+          .add(&P::min_leaf, param::min_leaf(5, "k, minimum estimation points per child (§2: 5)"))
+          .add(&P::lambda, param::real("lambda", "0", 0, 1e9, "Poisson mean of extra candidate features (0: sqrt(D))"))
+          .add(&P::m_s, param::count("m_s", 0, 0, 1e9, "structure points drawn to fix the search range (0: no range)"))
+          .add(&P::partition_rate, param::partition_rate())
+          .add(&P::vote, param::vote("hard", {}, "forest vote (rftk: soft)"),
+               {{"hard", Vote::kHard}, {"soft", Vote::kSoft}}))};
 }
 
 }  // namespace dpf

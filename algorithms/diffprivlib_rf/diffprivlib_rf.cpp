@@ -100,21 +100,6 @@ struct DiffprivlibRfParams {
   bool shuffle = false, strict = false;
 };
 
-const ParamSet<DiffprivlibRfParams>& diffprivlib_rf_params() {
-  using P = DiffprivlibRfParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("total privacy budget ε (diffprivlib default 1.0)"))
-          .add(&P::n_trees, param::n_trees(10, "number of trees (diffprivlib n_estimators, default 10)"))
-          .add(&P::max_depth,
-               param::max_depth(5, "depth of every (complete) tree (diffprivlib default 5: 32 leaves)", 1, 20))
-          .add(&P::shuffle, param::flag("shuffle", false,
-                                        "diffprivlib shuffle: blocks of a random permutation instead of by row "
-                                        "position (published variant only)"))
-          .add(&P::strict, param::strict());
-  return set;
-}
-
 class DiffprivlibRfLearner : public Learner {
  public:
   explicit DiffprivlibRfLearner(const DiffprivlibRfParams& p)
@@ -245,7 +230,17 @@ std::vector<AlgorithmInfo> diffprivlib_rf_algorithms() {
            "order (or of a random permutation with shuffle), so one added row moves block boundaries and other "
            "rows between trees; parallel composition over trees does not hold (diffprivlib-rf.md §3)";
   };
-  return {with_learner<DiffprivlibRfLearner>(a, diffprivlib_rf_params())};
+  using P = DiffprivlibRfParams;
+  return {with_learner<DiffprivlibRfLearner>(
+      a, ParamSet<P>()
+             .add(&P::epsilon, param::epsilon("total privacy budget ε (diffprivlib default 1.0)"))
+             .add(&P::n_trees, param::n_trees(10, "number of trees (diffprivlib n_estimators, default 10)"))
+             .add(&P::max_depth,
+                  param::max_depth(5, "depth of every (complete) tree (diffprivlib default 5: 32 leaves)", 1, 20))
+             .add(&P::shuffle, param::flag("shuffle", false,
+                                           "diffprivlib shuffle: blocks of a random permutation instead of by row "
+                                           "position (published variant only)"))
+             .add(&P::strict, param::strict()))};
 }
 
 }  // namespace dpf

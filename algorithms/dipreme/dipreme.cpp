@@ -40,7 +40,13 @@ namespace {
 
 class DiPrimeLearner : public Learner {
  public:
-  explicit DiPrimeLearner(DiPrimeParams p) : p0_(std::move(p)) {}
+  explicit DiPrimeLearner(DiPrimeParams p) : p0_(std::move(p)) {
+    if (std::isfinite(p0_.epsilon)) check_epsilon_param(p0_.name, p0_.epsilon);
+    require(p0_.max_depth >= 1, p0_.name, ": max_depth must be >= 1 (the budget is divided by d_max)");
+    if (std::isfinite(p0_.epsilon))
+      require(p0_.rho > 0 && p0_.rho < 1, p0_.name, ": rho must be in (0, 1), got ", p0_.rho,
+              " (the leaves get (1 - rho) epsilon, dipreme.md §2.2; rho = 1 leaves them no budget)");
+  }
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
     // §6.1 depth rule: d_part = floor(log2(n_train / (occ N_T))) for partitioned forests, else d_full.
@@ -83,14 +89,7 @@ class DiPrimeLearner : public Learner {
 
 }  // namespace
 
-std::unique_ptr<Learner> make_dipreme_learner(DiPrimeParams p) {
-  if (std::isfinite(p.epsilon)) check_epsilon_param(p.name, p.epsilon);
-  require(p.max_depth >= 1, p.name, ": max_depth must be >= 1 (the budget is divided by d_max)");
-  if (std::isfinite(p.epsilon))
-    require(p.rho > 0 && p.rho < 1, p.name, ": rho must be in (0, 1), got ", p.rho,
-            " (the leaves get (1 - rho) epsilon, dipreme.md §2.2; rho = 1 leaves them no budget)");
-  return std::make_unique<DiPrimeLearner>(std::move(p));
-}
+std::unique_ptr<Learner> make_dipreme_learner(DiPrimeParams p) { return std::make_unique<DiPrimeLearner>(std::move(p)); }
 
 }  // namespace dpf
 
@@ -221,16 +220,14 @@ DiPrimeParams variant_base(Family f, const std::string& name) {
 }
 
 AlgorithmInfo family_entry(Family f) {
-  static const ParamSet<DiPrimeParams> sets[] = {variant_params(Family::kDiPriMe), variant_params(Family::kExp),
-                                                 variant_params(Family::kFlip), variant_params(Family::kMedian)};
-  const ParamSet<DiPrimeParams>& set = sets[static_cast<int>(f)];
   const char* names[] = {"dipreme", "dipreme-exp", "dipreme-flip", "median-forest"};
   const char* summaries[] = {
       "DiPriMe: one random attribute per node, EM private median (Lebesgue base), noisy leaves",
       "DiPriMeExp: K private medians, attribute chosen by the exponential mechanism on -MSE",
       "DiPriMeFlip: K private medians by permute-and-flip, attribute chosen by permute-and-flip",
       "Non-private median forest: exact medians, attribute by least within-child variance"};
-  AlgorithmInfo a{.name = names[static_cast<int>(f)],
+  const std::string name = names[static_cast<int>(f)];
+  AlgorithmInfo a{.name = name,
                   .summary = summaries[static_cast<int>(f)],
                   .papers = "dipreme, dipreme-v1",
                   .tasks = {TaskKind::kClassification, TaskKind::kRegression},
@@ -238,12 +235,8 @@ AlgorithmInfo family_entry(Family f) {
                   .private_algorithm = f != Family::kMedian,
                   .binary_classification_only = true,  // dipreme.md §1: classification is binary in the papers
                   .privacy_status = [f](const Params& p, TaskKind t) { return family_status(f, p, t); }};
-  a.params = set.specs(a.quirks);
   if (a.private_algorithm) a.privacy_bound = [f](const Params& p, TaskKind) { return family_bound(f, p); };
-  a.make = [&set, base = variant_base(f, a.name)](const Params& p, const Schema&) {
-    return make_dipreme_learner(set.from(p, base));
-  };
-  return a;
+  return with_learner<DiPrimeLearner>(std::move(a), variant_params(f), variant_base(f, name));
 }
 
 }  // namespace

@@ -27,33 +27,6 @@ struct DpDfParams {
   bool prune = false;      // §3.5 optional pruning (post-processing of the released noisy counts)
 };
 
-const ParamSet<DpDfParams>& dp_df_params() {
-  using P = DpDfParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon())
-          .add(&P::n_trees, param::n_trees(10, "N_T"))
-          .add(&P::max_height, param::count("max_height", 3, 1, 40,
-                                            "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths "
-                                            "0..h-2)"))
-          .add(&P::occupancy, occupancy_param("h = d_mult = floor(log5(n_train / occupancy))"))
-          .add(&P::prune,
-               param::flag(
-                   "prune", false,
-                   "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] "
-                   "Fig. 3, off for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are "
-                   "all leaves becomes a leaf when the children's noisy Gini, weighted by their noisy sizes over the "
-                   "parent's noisy size, is >= its own noisy Gini; after a collapse the parent is tested the same "
-                   "way, upwards (depth-1 nodes only through this step, never the root). The spec leaves open the "
-                   "weights, the upward step and empty children: reconstructed from Greedy_DP_Forest's "
-                   "DP_Tree.prune_tree (the upward step does not require the parent's other children to be leaves; "
-                   "a noisy size 0 weighs 0). Post-processing: no budget"))
-          .add(&P::strict, param::strict())
-          .quirk(&P::asrun, "authors_asrun")
-          .quirk(&P::half_epsilon, "half_epsilon");
-  return set;
-}
-
 // Noisy counts of one node and what the policies share about the tree being grown.
 struct DfState {
   int32_t stash_node = -1;                  // a node the split policy made a leaf
@@ -310,7 +283,30 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
       s += "; the occupancy depth rule reads the exact n, private under add/remove-one (P11)";
     return s;
   };
-  return {with_learner<DpDfLearner>(a, dp_df_params())};
+  using P = DpDfParams;
+  return {with_learner<DpDfLearner>(
+      a,
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon())
+          .add(&P::n_trees, param::n_trees(10, "N_T"))
+          .add(&P::max_height, param::count("max_height", 3, 1, 40,
+                                            "h: nodes on a root-to-leaf path (d_mult in the papers; splits at depths "
+                                            "0..h-2)"))
+          .add(&P::occupancy, occupancy_param("h = d_mult = floor(log5(n_train / occupancy))"))
+          .add(&P::prune,
+               param::flag(
+                   "prune", false,
+                   "Fletcher & Islam's bottom-up pruning (dipreme.md §3.5; on for Credit/Robot/HIGGS/PUC and [ICML] "
+                   "Fig. 3, off for Banknote, Fig. 2 and the Tables as run): a node at depth >= 2 whose children are "
+                   "all leaves becomes a leaf when the children's noisy Gini, weighted by their noisy sizes over the "
+                   "parent's noisy size, is >= its own noisy Gini; after a collapse the parent is tested the same "
+                   "way, upwards (depth-1 nodes only through this step, never the root). The spec leaves open the "
+                   "weights, the upward step and empty children: reconstructed from Greedy_DP_Forest's "
+                   "DP_Tree.prune_tree (the upward step does not require the parent's other children to be leaves; "
+                   "a noisy size 0 weighs 0). Post-processing: no budget"))
+          .add(&P::strict, param::strict())
+          .quirk(&P::asrun, "authors_asrun")
+          .quirk(&P::half_epsilon, "half_epsilon"))};
 }
 
 }  // namespace dpf

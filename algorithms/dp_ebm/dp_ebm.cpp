@@ -28,41 +28,6 @@ struct DpEbmParams {
   bool strict = false, paper_code = false;
 };
 
-const ParamSet<DpEbmParams>& dp_ebm_params() {
-  using P = DpEbmParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("total epsilon of binning and boosting (library default 1)"))
-          .add(&P::delta,
-               param::delta("1e-5", "total delta (library default 1e-5; the library says it should be < 1/n)"))
-          .add(&P::bin_budget_frac,
-               param::share("bin_budget_frac", "0.1",
-                            "share of epsilon for the private binning, strictly in (0, 1); delta is split in halves "
-                            "(dp-ebm.md §3)"))
-          .add(&P::max_bins, param::max_bins(32,
-                                             "the library's max_bins: the private binning targets max_bins - 1 "
-                                             "bins on a 2 (max_bins - 1)-bin uniform grid (§5.1)",
-                                             3, 1024))
-          .add(&P::learning_rate,
-               param::positive("learning_rate", "0.01", 1e6,
-                               "step size; also scales the sensitivity, so the noise-to-signal ratio of a step does "
-                               "not depend on it (§6.4)"))
-          .add(&P::max_rounds, param::count("max_rounds", 300, 1, 1000000,
-                                            "cyclic passes over the features: max_rounds * d single-feature trees, "
-                                            "each one Gaussian query (§6.2); the library's n_estimators-like knob"))
-          .add(&P::max_leaves, param::count("max_leaves", 3, 1, 1024,
-                                            "leaves per tree: max_leaves - 1 random cuts among the bin edges (§6.3)"))
-          .add(&P::composition,
-               param::choice("composition", "gdp",
-                             "gdp: noise from Gaussian-DP composition (§4.1, library default); classic: the library's "
-                             "sqrt(8 T ln(e + eps/delta)) / eps rule (§4.2). Either way the ledger accounts every "
-                             "query in mu (a Gaussian with sigma is (Delta / sigma)-GDP)"),
-               {{"gdp", Compose::kGdp}, {"classic", Compose::kClassic}})
-          .add(&P::strict, param::strict())
-          .quirk(&P::paper_code, "paper_code");
-  return set;
-}
-
 std::string num(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.10g", v);
@@ -349,7 +314,38 @@ std::vector<AlgorithmInfo> dp_ebm_algorithms() {
       s += "; regression residuals F - y are not clipped to the range R that calibrates the noise (§9 item 1)";
     return s;
   };
-  return {with_learner<DpEbmLearner>(a, dp_ebm_params())};
+  using P = DpEbmParams;
+  return {with_learner<DpEbmLearner>(
+      a,
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total epsilon of binning and boosting (library default 1)"))
+          .add(&P::delta,
+               param::delta("1e-5", "total delta (library default 1e-5; the library says it should be < 1/n)"))
+          .add(&P::bin_budget_frac,
+               param::share("bin_budget_frac", "0.1",
+                            "share of epsilon for the private binning, strictly in (0, 1); delta is split in halves "
+                            "(dp-ebm.md §3)"))
+          .add(&P::max_bins, param::max_bins(32,
+                                             "the library's max_bins: the private binning targets max_bins - 1 "
+                                             "bins on a 2 (max_bins - 1)-bin uniform grid (§5.1)",
+                                             3, 1024))
+          .add(&P::learning_rate,
+               param::positive("learning_rate", "0.01", 1e6,
+                               "step size; also scales the sensitivity, so the noise-to-signal ratio of a step does "
+                               "not depend on it (§6.4)"))
+          .add(&P::max_rounds, param::count("max_rounds", 300, 1, 1000000,
+                                            "cyclic passes over the features: max_rounds * d single-feature trees, "
+                                            "each one Gaussian query (§6.2); the library's n_estimators-like knob"))
+          .add(&P::max_leaves, param::count("max_leaves", 3, 1, 1024,
+                                            "leaves per tree: max_leaves - 1 random cuts among the bin edges (§6.3)"))
+          .add(&P::composition,
+               param::choice("composition", "gdp",
+                             "gdp: noise from Gaussian-DP composition (§4.1, library default); classic: the library's "
+                             "sqrt(8 T ln(e + eps/delta)) / eps rule (§4.2). Either way the ledger accounts every "
+                             "query in mu (a Gaussian with sigma is (Delta / sigma)-GDP)"),
+               {{"gdp", Compose::kGdp}, {"classic", Compose::kClassic}})
+          .add(&P::strict, param::strict())
+          .quirk(&P::paper_code, "paper_code"))};
 }
 
 std::unique_ptr<Model> load_dp_ebm_model(const JsonIn& in, const Schema& schema) {

@@ -47,18 +47,6 @@ struct DpErtParams {
   bool strict = false;
 };
 
-const ParamSet<DpErtParams>& dp_ert_params() {
-  using P = DpErtParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon())
-          .add(&P::n_trees, param::n_trees(10, "N_T"))
-          .add(&P::max_depth, param::max_depth(5, "depth of every tree (d_full in the papers)"))
-          .add(&P::occupancy, occupancy_param("d_full = floor(log2(n_train / occupancy))"))
-          .add(&P::strict, param::strict());
-  return set;
-}
-
 class DpErtLearner : public Learner {
  public:
   explicit DpErtLearner(const DpErtParams& p)
@@ -124,7 +112,14 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
       s += "; the occupancy depth rule reads the exact training-set size, private under add/remove-one (P11)";
     return s;
   };
-  return {with_learner<DpErtLearner>(a, dp_ert_params())};
+  using P = DpErtParams;
+  return {with_learner<DpErtLearner>(
+      a, ParamSet<P>()
+             .add(&P::epsilon, param::epsilon())
+             .add(&P::n_trees, param::n_trees(10, "N_T"))
+             .add(&P::max_depth, param::max_depth(5, "depth of every tree (d_full in the papers)"))
+             .add(&P::occupancy, occupancy_param("d_full = floor(log2(n_train / occupancy))"))
+             .add(&P::strict, param::strict()))};
 }
 
 }  // namespace dpf

@@ -27,21 +27,6 @@ struct DpRfParams {
   bool split_eps_quirk = false;  // dprf_reg_split_eps: the regression split EM spends ε_tree
 };
 
-const ParamSet<DpRfParams>& dp_rf_params() {
-  using P = DpRfParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("total privacy budget ε (ε/N_T per tree)"))
-          .add(&P::n_trees, param::n_trees(10, "N_T"))
-          .add(&P::max_depth, param::max_depth(3, "d_max (d_mult = floor(log5(n_train/occ)) in the papers)"))
-          .add(&P::occupancy, occupancy_param("d_mult = floor(log5(n_train / occupancy))"))
-          .add(&P::k, param::count("k", 0, 0, 1e6, "candidate attributes per node (0 = all, the Tables)"))
-          .add(&P::subsample, param::share("subsample", "1", "b: one subsample of floor(b n) rows shared by all trees"))
-          .add(&P::strict, param::strict())
-          .quirk(&P::split_eps_quirk, "dprf_reg_split_eps");
-  return set;
-}
-
 // The first min(k, |A|) attributes of a uniformly random permutation of the usable ones.
 std::vector<int> candidates(const NodeView& node, int k, Rng& rng) {
   std::vector<int> cand(node.active.begin(), node.active.end());
@@ -337,7 +322,18 @@ std::vector<AlgorithmInfo> dp_rf_algorithms() {
     }
     return b;
   };
-  return {with_learner<DpRfLearner>(a, dp_rf_params())};
+  using P = DpRfParams;
+  return {with_learner<DpRfLearner>(
+      a,
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total privacy budget ε (ε/N_T per tree)"))
+          .add(&P::n_trees, param::n_trees(10, "N_T"))
+          .add(&P::max_depth, param::max_depth(3, "d_max (d_mult = floor(log5(n_train/occ)) in the papers)"))
+          .add(&P::occupancy, occupancy_param("d_mult = floor(log5(n_train / occupancy))"))
+          .add(&P::k, param::count("k", 0, 0, 1e6, "candidate attributes per node (0 = all, the Tables)"))
+          .add(&P::subsample, param::share("subsample", "1", "b: one subsample of floor(b n) rows shared by all trees"))
+          .add(&P::strict, param::strict())
+          .quirk(&P::split_eps_quirk, "dprf_reg_split_eps"))};
 }
 
 }  // namespace dpf

@@ -16,15 +16,6 @@ struct FsParams {
   int max_depth = 5;
 };
 
-const ParamSet<FsParams>& fs_params() {
-  using P = FsParams;
-  static const ParamSet<P> set = ParamSet<P>()
-                                     .add(&P::epsilon, param::epsilon("total privacy budget"))
-                                     .add(&P::max_depth, param::max_depth(5, "D (Fletcher & Islam §5.2: 5)", 1, 30))
-                                     .declare(param::strict());  // FS is epsilon-DP as published: no repair
-  return set;
-}
-
 class FsLearner : public Learner {
  public:
   explicit FsLearner(const FsParams& p) : epsilon_(p.epsilon), depth_(p.max_depth) { check_epsilon_param("fs", epsilon_); }
@@ -55,7 +46,11 @@ std::vector<AlgorithmInfo> fs_algorithms() {
                              "FS: Friedman & Schuster 2010 DiffP-C4.5 with continuous attributes (max scorer, one "
                              "tree, depth 5), as Fletcher & Islam ran it; no pruning");
   a.privacy_status = [](const Params&, TaskKind) -> std::string { return kPureDpLabel; };
-  return {with_learner<FsLearner>(a, fs_params())};
+  using P = FsParams;
+  return {with_learner<FsLearner>(a, ParamSet<P>()
+                                         .add(&P::epsilon, param::epsilon("total privacy budget"))
+                                         .add(&P::max_depth, param::max_depth(5, "D (Fletcher & Islam §5.2: 5)", 1, 30))
+                                         .declare(param::strict()))};  // FS is epsilon-DP as published: no repair
 }
 
 }  // namespace dpf

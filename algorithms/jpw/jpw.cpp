@@ -34,34 +34,6 @@ struct JpwParams {
   bool round_up = false, coded = true, domains_from_training = true, strict = false;
 };
 
-const ParamSet<JpwParams>& jpw_params() {
-  using P = JpwParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("total privacy budget"))
-          .add(&P::n_trees, param::n_trees(10, "tau (JPW's recommendation, §5.2: 10)"))
-          .add(&P::depth_rule, param::choice("depth_rule", "jpw", {"jpw", "theorem2", "half-m", "m", "fixed"},
-                                             "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous "
-                                             "feature, an assumption; domain size per discrete feature); others as "
-                                             "smooth-rdf"))
-          .add(&P::depth, param::count("depth", 0, 0, 40, "depth when depth_rule = fixed"))
-          .add(&P::round_up, param::flag("round_up", false, "ceil instead of floor for the depth (not stated, §7.2)"))
-          .add(&P::coded,
-               param::choice("version", "coded",
-                             "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, "
-                             "majority vote (the authors' JAG code); original: noise on every leaf's counts, summed "
-                             "over trees (reconstructed, [R]). AUC score (smooth-rdf.md §5.2, §7.8, open in the "
-                             "paper): coded = fraction of trees voting for the class; original = the summed noisy "
-                             "counts, clamped at 0 and normalised"),
-               {{"coded", true}, {"original", false}})
-          .add(&P::domains_from_training,
-               param::choice("domains", "training",
-                             "feature domains and class set from the training rows (authors' code) or the registry"),
-               {{"training", true}, {"public", false}})
-          .add(&P::strict, param::strict());
-  return set;
-}
-
 // The forest of a configuration (rdf_forest.hpp); certified exactly when privacy_status says epsilon-DP.
 RdfSpec jpw_spec(const JpwParams& p) {
   RdfSpec s;
@@ -137,7 +109,31 @@ std::vector<AlgorithmInfo> jpw_algorithms() {
     return "published, not epsilon-DP: " + why +
            "; strict repairs each (the leaf noise itself is the Laplace mechanism)";
   };
-  return {with_learner<JpwLearner>(a, jpw_params())};
+  using P = JpwParams;
+  return {with_learner<JpwLearner>(
+      a,
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total privacy budget"))
+          .add(&P::n_trees, param::n_trees(10, "tau (JPW's recommendation, §5.2: 10)"))
+          .add(&P::depth_rule, param::choice("depth_rule", "jpw", {"jpw", "theorem2", "half-m", "m", "fixed"},
+                                             "jpw: min(m/2, log_b n - 1) with b = mean branching (2 per continuous "
+                                             "feature, an assumption; domain size per discrete feature); others as "
+                                             "smooth-rdf"))
+          .add(&P::depth, param::count("depth", 0, 0, 40, "depth when depth_rule = fixed"))
+          .add(&P::round_up, param::flag("round_up", false, "ceil instead of floor for the depth (not stated, §7.2)"))
+          .add(&P::coded,
+               param::choice("version", "coded",
+                             "coded: per-leaf argmax of max(0, trunc(n_c + Lap(tau/eps))), empty leaves uniform, "
+                             "majority vote (the authors' JAG code); original: noise on every leaf's counts, summed "
+                             "over trees (reconstructed, [R]). AUC score (smooth-rdf.md §5.2, §7.8, open in the "
+                             "paper): coded = fraction of trees voting for the class; original = the summed noisy "
+                             "counts, clamped at 0 and normalised"),
+               {{"coded", true}, {"original", false}})
+          .add(&P::domains_from_training,
+               param::choice("domains", "training",
+                             "feature domains and class set from the training rows (authors' code) or the registry"),
+               {{"training", true}, {"public", false}})
+          .add(&P::strict, param::strict()))};
 }
 
 }  // namespace dpf

@@ -29,32 +29,6 @@ struct LumberjackParams {
   bool as_coded_suppression = false, argmin_threshold = false;
 };
 
-const ParamSet<LumberjackParams>& lumberjack_params() {
-  using P = LumberjackParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("total epsilon of the forest (authors' yaml: 4)"))
-          .add(&P::delta, param::delta("1e-6", "total delta of the forest (authors' yaml: 1e-6)"))
-          .add(&P::splitting_fraction,
-               param::share("splitting_fraction", "0.7",
-                            "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly "
-                            "in (0, 1) (yaml: 0.7)"))
-          .add(&P::n_trees, param::n_trees(100, "T (the authors' n_estimators; code default 100, yaml 1)"))
-          .add(&P::max_depth, param::max_depth(32, "h, the tree height (code default 32, yaml 90)", 1, 200))
-          .add(&P::leaf,
-               param::choice("leaf_algorithm", "noisy_majority",
-                             "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); "
-                             "exponential_mechanism: Gumbel noisy max with scale 1/sqrt(8 rho_tree) (yaml) — "
-                             "rho_tree-zCDP because counts are monotone under add/remove; under replace-one the scale "
-                             "would have to double (lumberjack.md §3.3 factor-of-2 caveat)"),
-               {{"noisy_majority", LeafAlgorithm::kNoisyMajority},
-                {"exponential_mechanism", LeafAlgorithm::kExponentialMechanism}})
-          .declare(param::strict())  // the default is already the repaired form (privacy_status)
-          .quirk(&P::as_coded_suppression, "as_coded_suppression")
-          .quirk(&P::argmin_threshold, "argmin_threshold");
-  return set;
-}
-
 std::string num(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.10g", v);
@@ -312,7 +286,29 @@ std::vector<AlgorithmInfo> lumberjack_algorithms() {
   // strict changes nothing: the default is already the repaired form (public classes and bounds,
   // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
   a.privacy_status = [](const Params&, TaskKind) -> std::string { return kApproxDpLabel; };
-  return {with_learner<LumberjackLearner>(a, lumberjack_params())};
+  using P = LumberjackParams;
+  return {with_learner<LumberjackLearner>(
+      a,
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total epsilon of the forest (authors' yaml: 4)"))
+          .add(&P::delta, param::delta("1e-6", "total delta of the forest (authors' yaml: 1e-6)"))
+          .add(&P::splitting_fraction,
+               param::share("splitting_fraction", "0.7",
+                            "f: share of epsilon AND delta for the heavy-hitter pruning of the whole forest, strictly "
+                            "in (0, 1) (yaml: 0.7)"))
+          .add(&P::n_trees, param::n_trees(100, "T (the authors' n_estimators; code default 100, yaml 1)"))
+          .add(&P::max_depth, param::max_depth(32, "h, the tree height (code default 32, yaml 90)", 1, 200))
+          .add(&P::leaf,
+               param::choice("leaf_algorithm", "noisy_majority",
+                             "noisy_majority: class counts + N_Z(0, 1/(2 rho_tree)), argmax (code default); "
+                             "exponential_mechanism: Gumbel noisy max with scale 1/sqrt(8 rho_tree) (yaml) — "
+                             "rho_tree-zCDP because counts are monotone under add/remove; under replace-one the scale "
+                             "would have to double (lumberjack.md §3.3 factor-of-2 caveat)"),
+               {{"noisy_majority", LeafAlgorithm::kNoisyMajority},
+                {"exponential_mechanism", LeafAlgorithm::kExponentialMechanism}})
+          .declare(param::strict())  // the default is already the repaired form (privacy_status)
+          .quirk(&P::as_coded_suppression, "as_coded_suppression")
+          .quirk(&P::argmin_threshold, "argmin_threshold"))};
 }
 
 std::unique_ptr<Model> load_lumberjack_model(const JsonIn& in, const Schema& schema) {

@@ -104,15 +104,12 @@ ParamSet<MrfParams> method_params(Method method) {
   return set.add(&P::strict, param::strict());
 }
 
-const ParamSet<MrfParams>& params_of(Method method) {
-  static const std::vector<ParamSet<MrfParams>> sets = [] {
-    std::vector<ParamSet<MrfParams>> v;
-    for (const Entry& en : kEntries) v.push_back(method_params(en.method));
-    return v;
-  }();
-  for (std::size_t i = 0; i < std::size(kEntries); ++i)
-    if (kEntries[i].method == method) return sets[i];
-  fail("matrix-rf: no parameters for this method");
+// The learner of a resolved configuration, refused before any work when epsilon or the cut-off syntax is bad.
+std::unique_ptr<Learner> checked_learner(const MrfParams& m) {
+  require(m.method == Method::kTrees || (m.epsilon > 0 && std::isfinite(m.epsilon)), m.name,
+          ": epsilon must be finite and > 0");
+  resolve_for_dataset(m, "");  // validates the syntax before any work
+  return make_learner(m);
 }
 
 std::string method_status(Method method, const Params& p) {
@@ -142,23 +139,15 @@ std::vector<AlgorithmInfo> matrix_rf_algorithms() {
   std::vector<AlgorithmInfo> out;
   for (const Entry& en : kEntries) {
     const Method method = en.method;
-    const ParamSet<MrfParams>& set = params_of(method);
-    out.push_back({.name = en.name,
-                   .summary = en.summary,
-                   .papers = "matrix-rf",
-                   .tasks = {TaskKind::kClassification},
-                   .params = set.specs({}),
-                   .private_algorithm = method != Method::kTrees,
-                   .privacy_status = [method](const Params& p, TaskKind) { return method_status(method, p); },
-                   .privacy_bound = [method](const Params& p, TaskKind) { return method_bound(method, p); },
-                   .make = [&set, base = MrfParams{.name = en.name, .method = method}](
-                               const Params& p, const Schema&) -> std::unique_ptr<Learner> {
-                     const MrfParams m = set.from(p, base);
-                     require(m.method == Method::kTrees || (m.epsilon > 0 && std::isfinite(m.epsilon)), m.name,
-                             ": epsilon must be finite and > 0");
-                     resolve_for_dataset(m, "");  // validates the syntax before any work
-                     return make_learner(m);
-                   }});
+    out.push_back(with_factory(
+        AlgorithmInfo{.name = en.name,
+                      .summary = en.summary,
+                      .papers = "matrix-rf",
+                      .tasks = {TaskKind::kClassification},
+                      .private_algorithm = method != Method::kTrees,
+                      .privacy_status = [method](const Params& p, TaskKind) { return method_status(method, p); },
+                      .privacy_bound = [method](const Params& p, TaskKind) { return method_bound(method, p); }},
+        method_params(method), MrfParams{.name = en.name, .method = method}, checked_learner));
   }
   return out;
 }

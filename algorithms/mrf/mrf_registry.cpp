@@ -95,43 +95,6 @@ ParamSet<MrfParams> common_params() {
            {{"random", true}, {"lowest", false}});
 }
 
-const ParamSet<MrfParams>& mrf_params() {
-  using P = MrfParams;
-  static const ParamSet<P> set =
-      common_params()
-          .add(&P::b1, param::real("b1", "5", 0, INFINITY,
-                                   "B1 of the feature softmax exp(B1 Î/2) (§1.9: 5 in demo.py, 10 in MultinomialRF's "
-                                   "default)"))
-          .add(&P::b2, param::real("b2", "5", 0, INFINITY, "B2 of the value softmax exp(B2 Î/2)"))
-          .add(&P::b3, param::real("b3", "inf", 0, INFINITY,
-                                   "B3 of the leaf-label softmax exp(B3 n_c/2); inf = majority (§1.9)"));
-  return set;
-}
-
-const ParamSet<MrfParams>& mrf_dp_params() {
-  using P = MrfParams;
-  static const ParamSet<P> set =
-      common_params()
-          .add(&P::epsilon, param::epsilon())
-          .add(&P::max_depth, param::max_depth(0,
-                                               "hard depth cap d (0: ceil(log2(|E|/k)), the balanced-tree assumption "
-                                               "of §1.10)",
-                                               0, 64))
-          .add(&P::parallel_s_e,
-               param::choice("dp_compose", "parallel",
-                             "per-tree composition of structure and labels: parallel max(d(B1+B2), B3) = ε/M (the "
-                             "paper), or sequential d(B1+B2) + B3 = ε/M (half each)"),
-               {{"parallel", true}, {"sequential", false}})
-          .add(&P::strict, param::flag("strict", false,
-                                       "true: the repaired ε-DP variant (mrf_strict.hpp): public threshold grids and "
-                                       "categories, count-scale Gini utility with sensitivity 2, depth-cap stops "
-                                       "only, Bernoulli S/E, all-class leaf labels; needs max_depth"))
-          .add(&P::n_thresholds, param::count("n_thresholds", 16, 1, 100000,
-                                              "strict: T evenly spaced thresholds inside the node's public interval "
-                                              "per numeric feature"));
-  return set;
-}
-
 }  // namespace
 
 std::vector<AlgorithmInfo> mrf_algorithms() {
@@ -148,8 +111,43 @@ std::vector<AlgorithmInfo> mrf_algorithms() {
       "stops depend on the data, and the min-max normalisation over data-dependent candidates has unbounded "
       "sensitivity (multinomial-rf.md §1.10; strict=true repairs them); the ledger composes the paper's claimed "
       "B1, B2, B3");
-  return {with_learner<MrfLearner>(a, mrf_params(), MrfParams{.name = "multinomial-rf"}),
-          with_learner<MrfLearner>(d, mrf_dp_params(), MrfParams{.name = "multinomial-rf-dp", .dp = true})};
+  using P = MrfParams;
+  return {
+      with_learner<MrfLearner>(
+          a,
+          common_params()
+              .add(&P::b1,
+                   param::real("b1", "5", 0, INFINITY,
+                               "B1 of the feature softmax exp(B1 Î/2) (§1.9: 5 in demo.py, 10 in MultinomialRF's "
+                               "default)"))
+              .add(&P::b2, param::real("b2", "5", 0, INFINITY, "B2 of the value softmax exp(B2 Î/2)"))
+              .add(&P::b3, param::real("b3", "inf", 0, INFINITY,
+                                       "B3 of the leaf-label softmax exp(B3 n_c/2); inf = majority (§1.9)")),
+          MrfParams{.name = "multinomial-rf"}),
+      with_learner<MrfLearner>(
+          d,
+          common_params()
+              .add(&P::epsilon, param::epsilon())
+              .add(&P::max_depth,
+                   param::max_depth(0,
+                                    "hard depth cap d (0: ceil(log2(|E|/k)), the balanced-tree assumption "
+                                    "of §1.10)",
+                                    0, 64))
+              .add(&P::parallel_s_e,
+                   param::choice("dp_compose", "parallel",
+                                 "per-tree composition of structure and labels: parallel max(d(B1+B2), B3) = ε/M (the "
+                                 "paper), or sequential d(B1+B2) + B3 = ε/M (half each)"),
+                   {{"parallel", true}, {"sequential", false}})
+              .add(&P::strict,
+                   param::flag("strict", false,
+                               "true: the repaired ε-DP variant (mrf_strict.hpp): public threshold grids and "
+                               "categories, count-scale Gini utility with sensitivity 2, depth-cap stops "
+                               "only, Bernoulli S/E, all-class leaf labels; needs max_depth"))
+              .add(&P::n_thresholds,
+                   param::count("n_thresholds", 16, 1, 100000,
+                                "strict: T evenly spaced thresholds inside the node's public interval "
+                                "per numeric feature")),
+          MrfParams{.name = "multinomial-rf-dp", .dp = true})};
 }
 
 }  // namespace dpf

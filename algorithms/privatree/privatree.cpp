@@ -69,23 +69,6 @@ double privatree_worst_expected_error(int n_classes) {
 
 namespace {
 
-const ParamSet<PrivaTreeParams>& privatree_params() {
-  using P = PrivaTreeParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("total privacy budget ε (PrivaTreeClassifier default 1.0)"))
-          .add(&P::max_depth,
-               param::max_depth(3, "depth d of the complete tree (code default 3; experiments 4)", 1, 16))
-          .add(&P::max_bins, param::max_bins(10, "equal-width bins per numerical feature (B, default 10)"))
-          .add(&P::success_prob, param::share("leaf_label_success_prob", "0.99",
-                                              "p_s: target probability of the correct leaf label in the leaf-budget "
-                                              "formula (privatree.md §3), < 1"))
-          .add(&P::leaf_share,
-               param::share("max_leaf_epsilon_share", "0.5", "largest share of ε the leaves may get (privatree.md §3 step 3)"))
-          .add(&P::strict, param::strict());
-  return set;
-}
-
 class PrivaTreeLearner : public Learner {
  public:
   explicit PrivaTreeLearner(const PrivaTreeParams& p) : p_(p) {
@@ -184,7 +167,22 @@ std::vector<AlgorithmInfo> privatree_algorithms() {
       "the leaf budget reads the exact training-set size n (privatree.md §3 step 3), and the split's Gini "
       "sensitivity from a noisy node size falls below the true sensitivity 1/(n+1) when the noisy size exceeds "
       "about 2n+1 (privatree.md §4, the authors' unproven claim)");
-  return {with_learner<PrivaTreeLearner>(a, privatree_params()), privatree_v2_algorithm()};
+  using P = PrivaTreeParams;
+  return {
+      with_learner<PrivaTreeLearner>(
+          a, ParamSet<P>()
+                 .add(&P::epsilon, param::epsilon("total privacy budget ε (PrivaTreeClassifier default 1.0)"))
+                 .add(&P::max_depth,
+                      param::max_depth(3, "depth d of the complete tree (code default 3; experiments 4)", 1, 16))
+                 .add(&P::max_bins, param::max_bins(10, "equal-width bins per numerical feature (B, default 10)"))
+                 .add(&P::success_prob,
+                      param::share("leaf_label_success_prob", "0.99",
+                                   "p_s: target probability of the correct leaf label in the leaf-budget "
+                                   "formula (privatree.md §3), < 1"))
+                 .add(&P::leaf_share, param::share("max_leaf_epsilon_share", "0.5",
+                                                   "largest share of ε the leaves may get (privatree.md §3 step 3)"))
+                 .add(&P::strict, param::strict())),
+      privatree_v2_algorithm()};
 }
 
 }  // namespace dpf

@@ -35,27 +35,6 @@ namespace dpf {
 
 namespace {
 
-const ParamSet<PrivaTreeParams>& privatree_v2_params() {
-  using P = PrivaTreeParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("nominal privacy budget ε (PrivaTreeClassifier default 1.0)"))
-          .add(&P::max_depth, param::max_depth(3, "largest depth d (code default 3; experiments 4)", 1, 16))
-          .add(&P::max_bins, param::max_bins(10, "bins per numerical feature (B, default 10)"))
-          .add(&P::quantile_bins,
-               param::choice("bins", "quantiles",
-                             "quantiles: exact quantile edges of the training rows (PrivaTree*, not private); "
-                             "uniform: HEAD's public edges"),
-               {{"quantiles", true}, {"uniform", false}})
-          .add(&P::success_prob,
-               param::share("leaf_label_success_prob", "0.99", "p_s in the leaf-budget formula (privatree.md §3), < 1"))
-          .add(&P::leaf_share, param::share("max_leaf_epsilon_share", "0.5", "largest share of ε the leaves may get"))
-          .add(&P::strict, param::flag("strict", false,
-                                       "no repaired variant here: the repaired algorithm is `privatree` (HEAD); true "
-                                       "is refused"));
-  return set;
-}
-
 class PrivaTreeV2Learner : public Learner {
  public:
   explicit PrivaTreeV2Learner(const PrivaTreeParams& p) : p_(p) {
@@ -156,7 +135,24 @@ AlgorithmInfo privatree_v2_algorithm() {
   };
   // No data-independent bound: the quantile edges read the rows, and a node costs p epsilon_node (header).
   a.privacy_bound = [](const Params&, TaskKind) { return PrivacyBound{HUGE_VAL, HUGE_VAL, 0.0}; };
-  return with_learner<PrivaTreeV2Learner>(a, privatree_v2_params());
+  using P = PrivaTreeParams;
+  return with_learner<PrivaTreeV2Learner>(
+      a,
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("nominal privacy budget ε (PrivaTreeClassifier default 1.0)"))
+          .add(&P::max_depth, param::max_depth(3, "largest depth d (code default 3; experiments 4)", 1, 16))
+          .add(&P::max_bins, param::max_bins(10, "bins per numerical feature (B, default 10)"))
+          .add(&P::quantile_bins,
+               param::choice("bins", "quantiles",
+                             "quantiles: exact quantile edges of the training rows (PrivaTree*, not private); "
+                             "uniform: HEAD's public edges"),
+               {{"quantiles", true}, {"uniform", false}})
+          .add(&P::success_prob,
+               param::share("leaf_label_success_prob", "0.99", "p_s in the leaf-budget formula (privatree.md §3), < 1"))
+          .add(&P::leaf_share, param::share("max_leaf_epsilon_share", "0.5", "largest share of ε the leaves may get"))
+          .add(&P::strict, param::flag("strict", false,
+                                       "no repaired variant here: the repaired algorithm is `privatree` (HEAD); true "
+                                       "is refused")));
 }
 
 }  // namespace dpf

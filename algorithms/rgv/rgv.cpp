@@ -5,6 +5,7 @@
 
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/fs_split.hpp"
+#include "algorithms/common/leaves.hpp"
 #include "algorithms/common/param_set.hpp"
 #include "algorithms/common/privacy_label.hpp"
 #include "algorithms/common/shared_params.hpp"
@@ -27,15 +28,8 @@ class RgvLeaf : public LeafPolicy {
     std::fill(out.begin(), out.end(), 0.0);
     for (uint32_t r : node.rows) out[static_cast<std::size_t>(node.data.label(r))] += 1.0;
     // §2.2 step 3 (Friedman & Schuster 2010, Alg. 1 leaf): Laplace mechanism on the class histogram, scale 1/eps'.
-    for (double& v : out) v = std::max(0.0, v + sample_laplace(rng, 1.0 / eps_));
-    if (node.scope >= 0) ledger.charge(node.scope, "laplace-class-counts", eps_, 1.0, certified_);
-    double total = 0.0;
-    for (double v : out) total += v;
-    if (total <= 0.0) {
-      std::fill(out.begin(), out.end(), 1.0 / static_cast<double>(k_));
-      return;
-    }
-    for (double& v : out) v /= total;
+    add_laplace_to_counts(out, eps_, certified_, node, rng, ledger);
+    normalise_or_uniform(out);
   }
   std::unique_ptr<LeafPolicy> clone() const override { return std::make_unique<RgvLeaf>(*this); }
 
@@ -50,20 +44,6 @@ struct RgvParams {
   int n_trees = 110, max_depth = 5;
   bool strict = false;
 };
-
-const ParamSet<RgvParams>& rgv_params() {
-  using P = RgvParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("privacy budget, spent in full by every tree (RGV's notion)"))
-          .add(&P::n_trees, param::n_trees(110,
-                                           "tau; RGV chooses it by formulas Fletcher & Islam do not reproduce "
-                                           "(110-1385 in their runs, §5.2); default the low end"))
-          .add(&P::max_depth,
-               param::max_depth(5, "FS depth D (Fletcher & Islam ran FS at 5; RGV's is not given)", 1, 30))
-          .add(&P::strict, param::strict());
-  return set;
-}
 
 class RgvLearner : public Learner {
  public:
@@ -140,7 +120,16 @@ std::vector<AlgorithmInfo> rgv_algorithms() {
       "training rows; standard sequential composition gives tau * epsilon (epsilon_spent_conservative)");
   // Claimed: epsilon (RGV's notion); conservative: tau epsilon, every tree on all rows (strict: epsilon).
   a.privacy_bound = trees_summed_unless_strict;
-  return {with_learner<RgvLearner>(a, rgv_params())};
+  using P = RgvParams;
+  return {with_learner<RgvLearner>(
+      a, ParamSet<P>()
+             .add(&P::epsilon, param::epsilon("privacy budget, spent in full by every tree (RGV's notion)"))
+             .add(&P::n_trees, param::n_trees(110,
+                                              "tau; RGV chooses it by formulas Fletcher & Islam do not reproduce "
+                                              "(110-1385 in their runs, §5.2); default the low end"))
+             .add(&P::max_depth,
+                  param::max_depth(5, "FS depth D (Fletcher & Islam ran FS at 5; RGV's is not given)", 1, 30))
+             .add(&P::strict, param::strict()))};
 }
 
 }  // namespace dpf

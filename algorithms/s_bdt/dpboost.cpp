@@ -29,41 +29,6 @@ struct DpboostParams {
   double border_lo = 0.0, border_hi = 0.5;
 };
 
-const ParamSet<DpboostParams>& dpboost_params() {
-  using P = DpboostParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
-          .add(&P::epsilon, param::epsilon("total epsilon of the ensemble (one ensemble; DPBoost's composition of "
-                                           "several ensembles is out of scope)"))
-          .add(&P::n_trees, param::n_trees(50,
-                                           "T, trees of the ensemble (DPBoost's per-ensemble count is UNVERIFIED; "
-                                           "loretanr/dp-gbdt sets none)"))
-          .add(&P::max_depth, param::max_depth(6, "depth of every tree (loretanr/dp-gbdt default 6)", 1, 20))
-          .add(&P::learning_rate,
-               param::share("learning_rate", "0.1",
-                            "eta: shrinkage, the GLC bound g* (1 - eta)^t and the rows' geometric shares"))
-          .add(&P::gradient_clip,
-               param::positive("gradient_clip", "1", 1e9,
-                               "g*: GDF keeps rows with |g| <= g* (l2_threshold; loretanr/dp-gbdt default 1)"))
-          .add(&P::lambda, param::positive("lambda", "0.1", 1e9,
-                                           "l2 regularisation of gains and leaves (loretanr/dp-gbdt default 0.1)"))
-          .add(&P::n_split_candidates,
-               param::count("n_split_candidates", 32, 1, 1e6,
-                            "public grid points per numeric feature (s-bdt.md §9: a public grid)"))
-          .add(&P::gradient_filtering, param::flag("gradient_filtering", true,
-                                                   "GDF: rows with |g| > g* are not used by the tree (else clipped)"))
-          .add(&P::leaf_clipping, param::flag("leaf_clipping", true,
-                                              "GLC: leaf values clamped to g* (1 - eta)^t before the Laplace noise"))
-          .add(&P::split_domain,
-               param::choice("split_domain", "schema",
-                             "schema: the grid spans each feature's public domain; border: [border_lo, border_hi)"),
-               {{"schema", sbdt::SplitDomain::kSchema}, {"border", sbdt::SplitDomain::kBorder}})
-          .add(&P::border_lo, param::number("border_lo", "0", "grid start (split_domain: border)"))
-          .add(&P::border_hi, param::number("border_hi", "0.5", "grid end (split_domain: border)"))
-          .add(&P::strict, param::strict());
-  return set;
-}
-
 class DpboostLearner : public Learner {
  public:
   explicit DpboostLearner(const DpboostParams& p) : p_(p) {
@@ -202,7 +167,38 @@ std::vector<AlgorithmInfo> dpboost_algorithms() {
       "tree t takes floor(n eta (1 - eta)^t / (1 - (1 - eta)^T)) rows of the unused pool, a count read from the "
       "private training-set size, and one added record moves others between trees, so the claimed parallel "
       "composition does not hold (s-bdt.md §7 F9); strict: true assigns each record to a tree independently up front");
-  return {with_learner<DpboostLearner>(a, dpboost_params())};
+  using P = DpboostParams;
+  return {with_learner<DpboostLearner>(
+      a,
+      ParamSet<P>()
+          .add(&P::epsilon, param::epsilon("total epsilon of the ensemble (one ensemble; DPBoost's composition of "
+                                           "several ensembles is out of scope)"))
+          .add(&P::n_trees, param::n_trees(50,
+                                           "T, trees of the ensemble (DPBoost's per-ensemble count is UNVERIFIED; "
+                                           "loretanr/dp-gbdt sets none)"))
+          .add(&P::max_depth, param::max_depth(6, "depth of every tree (loretanr/dp-gbdt default 6)", 1, 20))
+          .add(&P::learning_rate,
+               param::share("learning_rate", "0.1",
+                            "eta: shrinkage, the GLC bound g* (1 - eta)^t and the rows' geometric shares"))
+          .add(&P::gradient_clip,
+               param::positive("gradient_clip", "1", 1e9,
+                               "g*: GDF keeps rows with |g| <= g* (l2_threshold; loretanr/dp-gbdt default 1)"))
+          .add(&P::lambda, param::positive("lambda", "0.1", 1e9,
+                                           "l2 regularisation of gains and leaves (loretanr/dp-gbdt default 0.1)"))
+          .add(&P::n_split_candidates,
+               param::count("n_split_candidates", 32, 1, 1e6,
+                            "public grid points per numeric feature (s-bdt.md §9: a public grid)"))
+          .add(&P::gradient_filtering, param::flag("gradient_filtering", true,
+                                                   "GDF: rows with |g| > g* are not used by the tree (else clipped)"))
+          .add(&P::leaf_clipping, param::flag("leaf_clipping", true,
+                                              "GLC: leaf values clamped to g* (1 - eta)^t before the Laplace noise"))
+          .add(&P::split_domain,
+               param::choice("split_domain", "schema",
+                             "schema: the grid spans each feature's public domain; border: [border_lo, border_hi)"),
+               {{"schema", sbdt::SplitDomain::kSchema}, {"border", sbdt::SplitDomain::kBorder}})
+          .add(&P::border_lo, param::number("border_lo", "0", "grid start (split_domain: border)"))
+          .add(&P::border_hi, param::number("border_hi", "0.5", "grid end (split_domain: border)"))
+          .add(&P::strict, param::strict()))};
 }
 
 }  // namespace dpf

@@ -7,10 +7,9 @@
 
 namespace dpf::sbdt {
 
-const ParamSet<SbdtParams>& sbdt_params() {
+ParamSet<SbdtParams> sbdt_params() {
   using P = SbdtParams;
-  static const ParamSet<P> set =
-      ParamSet<P>()
+  return ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total epsilon (privacy_budget; the library's default is 0.1)"))
           .add(&P::delta, param::delta("5e-8", "delta of the (epsilon, delta) guarantee (the authors' DELTA, §4.2)"))
           .add(&P::n_trees, param::n_trees(150, "T, the regular boosting rounds (nb_trees)"))
@@ -77,7 +76,6 @@ const ParamSet<SbdtParams>& sbdt_params() {
           .quirk(&P::half_hessian_noise, "half_hessian_noise")
           .quirk(&P::init_half_scale, "init_half_scale")
           .quirk(&P::filter_table, "filter_table");
-  return set;
 }
 
 void validate(const SbdtParams& p) {

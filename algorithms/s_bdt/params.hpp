@@ -45,7 +45,8 @@ struct SbdtParams {
   bool half_hessian_noise = false, init_half_scale = false, filter_table = false;  // quirks (§7 F1-F3)
 };
 
-const ParamSet<SbdtParams>& sbdt_params();
+// The schema and the struct it fills (built anew on each call; the registry entry keeps one).
+ParamSet<SbdtParams> sbdt_params();
 // Throws dpf::Error naming the parameter when a combination is refused (s-bdt.md §10.3).
 void validate(const SbdtParams& p);
 

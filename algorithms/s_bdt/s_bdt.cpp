@@ -42,13 +42,11 @@ std::vector<AlgorithmInfo> s_bdt_algorithms() {
        "§7 F3); the default rounds each record's charge up"},
   };
   a.binary_classification_only = true;  // the authors' code classifies two classes (s-bdt.md §1)
-  a.privacy_bound = [](const Params& v, TaskKind task) {
-    return sbdt::privacy_bound(sbdt::sbdt_params().from(v), task);
-  };
-  a.privacy_status = [](const Params& v, TaskKind task) {
-    return sbdt::privacy_status(sbdt::sbdt_params().from(v), task);
-  };
-  std::vector<AlgorithmInfo> out{with_learner<SbdtLearner>(a, sbdt::sbdt_params())};
+  // The bound and the status read the resolved struct: one set for them and the factory.
+  const ParamSet<sbdt::SbdtParams> set = sbdt::sbdt_params();
+  a.privacy_bound = [set](const Params& v, TaskKind task) { return sbdt::privacy_bound(set.from(v), task); };
+  a.privacy_status = [set](const Params& v, TaskKind task) { return sbdt::privacy_status(set.from(v), task); };
+  std::vector<AlgorithmInfo> out{with_learner<SbdtLearner>(a, set)};
   for (AlgorithmInfo& d : dpboost_algorithms()) out.push_back(std::move(d));
   return out;
 }

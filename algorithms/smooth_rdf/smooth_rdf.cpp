@@ -48,28 +48,6 @@ ParamSet<RdfParams> structure_params(ParamSet<RdfParams> set, const char* tree_d
            {{"training", true}, {"public", false}});
 }
 
-const ParamSet<RdfParams>& smooth_rdf_params() {
-  using P = RdfParams;
-  static const ParamSet<P> set =
-      structure_params(ParamSet<P>().add(&P::epsilon, param::epsilon("total privacy budget")), "disjoint")
-          .add(&P::mechanism,
-               param::choice("leaf_mechanism", "smooth",
-                             "smooth: EM with the 0/1 majority score and smooth sensitivity (the paper); global: the "
-                             "same EM with sensitivity 1 (Fig. 4); pf: permute-and-flip on counts (diffprivlib); "
-                             "em-counts: EM on counts (sensitivity 1)"),
-               {{"smooth", LeafMechanism::kSmooth},
-                {"global", LeafMechanism::kGlobal},
-                {"pf", LeafMechanism::kPermuteAndFlip},
-                {"em-counts", LeafMechanism::kEmCounts}})
-          .add(&P::strict, param::strict());
-  return set;
-}
-
-const ParamSet<RdfParams>& nonprivate_params() {
-  static const ParamSet<RdfParams> set = structure_params(ParamSet<RdfParams>(), "all");
-  return set;
-}
-
 // The forest a configuration fits (rdf_forest.hpp). Strict repairs the published variant: public
 // domains, and the smooth-sensitivity EM replaced by permute-and-flip on the leaf counts (sensitivity
 // 1), diffprivlib's sound rule (smooth-rdf.md §3, privacy.md §6.1); each row goes to a uniformly random
@@ -138,8 +116,23 @@ std::vector<AlgorithmInfo> smooth_rdf_algorithms() {
       "rdf-nonprivate", "smooth-rdf", kClassificationTask,
       "the smooth-rdf forest with epsilon = infinity (Fig. 10 'non-private'): true majority label per leaf, ties to "
       "the first class, empty leaves uniform; all data in every tree by default");
-  return {with_learner<RdfLearner>(a, smooth_rdf_params(), RdfParams{.name = "smooth-rdf"}),
-          with_learner<RdfLearner>(np, nonprivate_params(),
+  using P = RdfParams;
+  return {with_learner<RdfLearner>(
+              a,
+              structure_params(ParamSet<P>().add(&P::epsilon, param::epsilon("total privacy budget")), "disjoint")
+                  .add(&P::mechanism,
+                       param::choice(
+                           "leaf_mechanism", "smooth",
+                           "smooth: EM with the 0/1 majority score and smooth sensitivity (the paper); global: the "
+                           "same EM with sensitivity 1 (Fig. 4); pf: permute-and-flip on counts (diffprivlib); "
+                           "em-counts: EM on counts (sensitivity 1)"),
+                       {{"smooth", LeafMechanism::kSmooth},
+                        {"global", LeafMechanism::kGlobal},
+                        {"pf", LeafMechanism::kPermuteAndFlip},
+                        {"em-counts", LeafMechanism::kEmCounts}})
+                  .add(&P::strict, param::strict()),
+              RdfParams{.name = "smooth-rdf"}),
+          with_learner<RdfLearner>(np, structure_params(ParamSet<P>(), "all"),
                                    RdfParams{.name = "rdf-nonprivate", .mechanism = LeafMechanism::kMajority})};
 }
 

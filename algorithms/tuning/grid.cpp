@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/util/error.hpp"
+#include "core/util/grid.hpp"
 #include "core/util/json.hpp"
 
 namespace dpf {
@@ -55,14 +56,7 @@ std::vector<std::map<std::string, std::string>> expand_grid(const std::string& t
     while (std::getline(is, v, ','))
       if (!trim(v).empty()) vs.push_back(trim(v));
     require(!vs.empty(), what, ": key '", key, "' has no values");
-    std::vector<std::map<std::string, std::string>> next;
-    for (const auto& p : points)
-      for (const auto& value : vs) {
-        auto q = p;
-        q[key] = value;
-        next.push_back(std::move(q));
-      }
-    points = std::move(next);
+    points = add_grid_axis(points, key, vs);
   }
   return points;
 }

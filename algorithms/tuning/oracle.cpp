@@ -65,16 +65,6 @@ class OracleLearner : public Learner {
   TuningParams p_;
 };
 
-const ParamSet<TuningParams>& oracle_params() {
-  using P = TuningParams;
-  static const ParamSet<P> set =
-      tuning_param_set("privacy budget ε of every candidate fit and of the final refit (the non-private selection is "
-                       "not accounted: the label says so)")
-          .add(&P::inner_folds, param::count("inner_folds", 3, 2, 20, "k of the inner k-fold cross-validation on the "
-                                                                     "training rows"));
-  return set;
-}
-
 }  // namespace
 
 AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
@@ -83,8 +73,14 @@ AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
       "The oracle upper bound of tuning, not a private pipeline: every point of `grid` for `base` is scored by "
       "non-private inner k-fold cross-validation on the training rows, the best is refitted on all of them at ε. "
       "Labelled not DP whatever the base; never ranked with DP configurations");
+  using P = TuningParams;
+  const ParamSet<P> set =
+      tuning_param_set("privacy budget ε of every candidate fit and of the final refit (the non-private selection is "
+                       "not accounted: the label says so)")
+          .add(&P::inner_folds,
+               param::count("inner_folds", 3, 2, 20, "k of the inner k-fold cross-validation on the training rows"));
   const TuningParams fixed{.name = a.name, .lookup = lookup};
-  auto resolve = [fixed](const Params& p) { return oracle_params().from(p, fixed); };
+  auto resolve = [set, fixed](const Params& p) { return set.from(p, fixed); };
   a.privacy_status = [](const Params&, TaskKind) -> std::string {
     return "published, not epsilon-DP: oracle tuning, the hyper-parameters are chosen by non-private nested "
            "cross-validation on the training rows (an upper bound of tuning, not a private pipeline)";
@@ -101,7 +97,7 @@ AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup) {
     }
     return b;
   };
-  a = with_learner<OracleLearner>(std::move(a), oracle_params(), fixed);
+  a = with_learner<OracleLearner>(std::move(a), set, fixed);
   // Every grid point inner_folds times on (k - 1) / k of the rows, then the chosen one on all of them.
   a.inner = [resolve](const Params& p) {
     const TuningParams t = resolve(p);

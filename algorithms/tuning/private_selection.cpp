@@ -100,9 +100,17 @@ class PrivateSelectionLearner : public Learner {
   TuningParams p_;
 };
 
-const ParamSet<TuningParams>& private_selection_params() {
+}  // namespace
+
+AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
+  AlgorithmInfo a = describe(
+      "private-selection", "benchmark", kBothTasks,
+      "Hyper-parameter tuning that is itself ε-DP: Liu & Talwar's random stopping (STOC 2019, Alg. 2, Thm 3.4) over "
+      "candidates of `base` drawn uniformly from `grid`; each candidate is fitted at ε/3 on a fitting part of the "
+      "training rows and scored with Laplace noise at ε/3 on the disjoint validation part; the best noisy score wins; "
+      "the whole pipeline is ε-DP");
   using P = TuningParams;
-  static const ParamSet<P> set =
+  const ParamSet<P> set =
       tuning_param_set("total privacy budget ε of the whole tuned pipeline: every candidate run is ε/3-DP, the "
                        "selection 3 x that (Liu & Talwar 2019, Thm 3.4)")
           .add(&P::stop_probability,
@@ -113,20 +121,8 @@ const ParamSet<TuningParams>& private_selection_params() {
                param::positive("validation_fraction", "0.2", 0.9,
                                "share of the training rows (one data-independent coin per row) held out for the noisy "
                                "validation score; the candidate is fitted on the rest"));
-  return set;
-}
-
-}  // namespace
-
-AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
-  AlgorithmInfo a = describe(
-      "private-selection", "benchmark", kBothTasks,
-      "Hyper-parameter tuning that is itself ε-DP: Liu & Talwar's random stopping (STOC 2019, Alg. 2, Thm 3.4) over "
-      "candidates of `base` drawn uniformly from `grid`; each candidate is fitted at ε/3 on a fitting part of the "
-      "training rows and scored with Laplace noise at ε/3 on the disjoint validation part; the best noisy score wins; "
-      "the whole pipeline is ε-DP");
   const TuningParams fixed{.name = a.name, .lookup = lookup};
-  auto resolve = [fixed](const Params& p) { return private_selection_params().from(p, fixed); };
+  auto resolve = [set, fixed](const Params& p) { return set.from(p, fixed); };
   a.privacy_status = [resolve](const Params& p, TaskKind task) -> std::string {
     const TuningParams t = resolve(p);
     const TuningSetup s = tuning_setup(t, t.epsilon / kSelectionFactor);
@@ -154,7 +150,7 @@ AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup) {
     }
     return PrivacyBound{kSelectionFactor * b.epsilon, kSelectionFactor * b.epsilon_conservative, b.delta};
   };
-  a = with_learner<PrivateSelectionLearner>(std::move(a), private_selection_params(), fixed);
+  a = with_learner<PrivateSelectionLearner>(std::move(a), set, fixed);
   // E[T] = 1 / gamma candidate fits on the fitting part (Geometric(gamma) runs, each a uniform grid point).
   a.inner = [resolve](const Params& p) {
     const TuningParams t = resolve(p);

@@ -4,6 +4,7 @@
 
 #include "core/util/error.hpp"
 #include "core/util/json.hpp"
+#include "core/util/named.hpp"
 
 namespace dpf {
 
@@ -21,23 +22,19 @@ std::vector<double> Predictions::class_score(int c) const {
   return s;
 }
 
+namespace {
+
+constexpr NamedValue<Vote> kVotes[] = {
+    {"soft", Vote::kSoft}, {"hard", Vote::kHard}, {"weighted", Vote::kWeighted}, {"mean", Vote::kMean}};
+
+}  // namespace
+
 Vote parse_vote(const std::string& s) {
-  if (s == "soft") return Vote::kSoft;
-  if (s == "hard") return Vote::kHard;
-  if (s == "weighted") return Vote::kWeighted;
-  if (s == "mean") return Vote::kMean;
+  if (const Vote* v = value_named(kVotes, s)) return *v;
   fail("unknown vote '", s, "' (expected soft, hard, weighted or mean)");
 }
 
-const char* to_string(Vote v) {
-  switch (v) {
-    case Vote::kSoft: return "soft";
-    case Vote::kHard: return "hard";
-    case Vote::kWeighted: return "weighted";
-    case Vote::kMean: return "mean";
-  }
-  return "?";
-}
+const char* to_string(Vote v) { return name_of(kVotes, v); }
 
 void ForestModel::add_tree(Tree t) {
   mirrors_.push_back(t.route_mirror());

@@ -5,6 +5,7 @@
 #include "core/privacy/discrete_gaussian_profile.hpp"
 #include "core/privacy/mechanisms.hpp"
 #include "core/util/error.hpp"
+#include "core/util/named.hpp"
 
 namespace dpf {
 namespace {
@@ -129,12 +130,7 @@ std::vector<MechanismCase> mechanism_cases() {
 
 const MechanismCase& mechanism_case(const std::string& name) {
   static const std::vector<MechanismCase> cases = mechanism_cases();
-  std::string known;
-  for (const auto& c : cases) {
-    if (c.name == name) return c;
-    known += (known.empty() ? "" : ", ") + c.name;
-  }
-  fail("unknown mechanism case '", name, "' (known: ", known, ")");
+  return find_named(cases, name, "mechanism case");
 }
 
 }  // namespace dpf

@@ -7,6 +7,7 @@
 
 #include "core/data/preprocess.hpp"
 #include "core/util/error.hpp"
+#include "core/util/named.hpp"
 #include "core/util/input_check.hpp"
 
 namespace dpf {
@@ -173,11 +174,9 @@ std::string builtin_pair_help() {
 AuditPair builtin_pair(const std::string& name) {
   const auto& t = builtins();
   auto it = t.find(name);
-  if (it == t.end()) {
-    std::string known;
-    for (const auto& [k, v] : t) known += (known.empty() ? "" : ", ") + k;
-    fail("unknown audit pair '", name, "' (built-in: ", known, "; or give a pair file, see experiments/audit/pairs.hpp)");
-  }
+  if (it == t.end())
+    fail("unknown audit pair '", name, "' (built-in: ", join_names(t, [](const auto& kv) { return kv.first; }),
+         "; or give a pair file, see experiments/audit/pairs.hpp)");
   return it->second.make(name, it->second.description);
 }
 

@@ -4,6 +4,7 @@
 
 #include "algorithms/common/leaf_label.hpp"
 #include "core/util/error.hpp"
+#include "core/util/named.hpp"
 
 namespace dpf {
 
@@ -39,14 +40,7 @@ const std::vector<FormulaInfo>& formula_table() {
   return table;
 }
 
-const FormulaInfo& find_formula(const std::string& name) {
-  std::string known;
-  for (const FormulaInfo& f : formula_table()) {
-    if (f.name == name) return f;
-    known += (known.empty() ? "" : ", ") + f.name;
-  }
-  fail("unknown formula '", name, "' (known: ", known, ")");
-}
+const FormulaInfo& find_formula(const std::string& name) { return find_named(formula_table(), name, "formula"); }
 
 std::vector<ResultRow> evaluate_formula(const std::string& paper, const std::string& experiment,
                                         const std::string& name,

@@ -5,6 +5,7 @@
 #include "algorithms/registry.hpp"
 #include "core/privacy/rng.hpp"
 #include "core/util/error.hpp"
+#include "core/util/grid.hpp"
 #include "datasets/registry.hpp"
 
 namespace dpf {
@@ -61,16 +62,7 @@ std::vector<Cell> expand_cells(const ExperimentSpec& spec) {
     for (const auto& [k, v] : ref.params) grid[k] = v;
 
     std::vector<std::map<std::string, std::string>> combos{{}};
-    for (const auto& [k, values] : grid) {
-      std::vector<std::map<std::string, std::string>> next;
-      for (const auto& c : combos)
-        for (const auto& v : values) {
-          auto m = c;
-          m[k] = v;
-          next.push_back(std::move(m));
-        }
-      combos = std::move(next);
-    }
+    for (const auto& [k, values] : grid) combos = add_grid_axis(combos, k, values);
     for (std::size_t d = 0; d < spec.datasets.size(); ++d) {
       if (ref.exclude_datasets.count(spec.datasets[d].id)) continue;  // declared in the config, with a reason
       check_compatible(spec, ref, info, spec.datasets[d]);

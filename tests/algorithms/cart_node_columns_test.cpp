@@ -7,30 +7,16 @@
 
 #include "algorithms/algo_fixtures.hpp"
 #include "algorithms/cart/cart.hpp"
-#include "algorithms/common/forest_fit.hpp"
-#include "algorithms/common/leaves.hpp"
+#include "core/tree/forest.hpp"
 
 using namespace dpf;
 
 namespace {
 
-std::unique_ptr<Model> fit_cart(const Dataset& d, const CartParams& p, bool node_columns) {
-  const bool clf = d.task() == TaskKind::kClassification;
-  CartSplit split(p, static_cast<int>(d.n_features()), d.task(), static_cast<int>(d.n_classes()));
-  std::unique_ptr<LeafPolicy> leaf;
-  if (clf) leaf = std::make_unique<ClassCountLeaf>(static_cast<int>(d.n_classes()), kNoPrivacy, false, false);
-  else leaf = std::make_unique<MeanLeaf>(d.schema().target.lo, d.schema().target.hi, kNoPrivacy, false);
-  ForestFitSpec spec;
-  spec.algorithm = p.name;
-  spec.n_trees = p.n_trees;
-  spec.unlimited_depth = true;
-  spec.rows = p.bootstrap ? TreeRows::kBootstrap : TreeRows::kAll;
-  spec.categorical_threshold_masks = p.categorical_reuse;
-  spec.node_columns = node_columns;
-  spec.vote = clf ? Vote::kSoft : Vote::kMean;
+std::unique_ptr<Model> fit_all_rows(const Dataset& d, const CartParams& p, bool node_columns) {
   std::vector<uint32_t> rows = all_rows(d.n_rows());
   FitContext ctx{Rng(17), PrivacyLedger(), 1};
-  return fit_forest(d, rows, ctx, spec, split, *leaf);
+  return fit_cart(d, rows, ctx, p, node_columns);
 }
 
 }  // namespace
@@ -48,7 +34,7 @@ TEST_SUITE("unit") {
         p.bootstrap = !ert;
         p.random_thresholds = ert;
         p.categorical_reuse = true;
-        const auto a = fit_cart(d, p, false), b = fit_cart(d, p, true);
+        const auto a = fit_all_rows(d, p, false), b = fit_all_rows(d, p, true);
         const auto* fa = dynamic_cast<const ForestModel*>(a.get());
         const auto* fb = dynamic_cast<const ForestModel*>(b.get());
         REQUIRE(fa != nullptr);
