@@ -39,6 +39,14 @@ inline ParamSpec occupancy_param(const char* rule) {
                           "epsilon");
 }
 
+// The published variants' status sentence for the occupancy rule, appended when the rule is on: it reads
+// `what` (the exact training-set size), which is not private under add/remove-one (dipreme.md §4 P11).
+inline std::string with_occupancy_note(std::string status, const Params& p, const char* what) {
+  if (p.get_int("occupancy") > 0)
+    status += std::string("; the occupancy depth rule reads ") + what + ", private under add/remove-one (P11)";
+  return status;
+}
+
 // The share of epsilon a strict variant spends on the noisy n when a depth rule needs n. A constant, not
 // a parameter, so that adding it left every existing cell id (and so every seed) unchanged. Depth rules
 // are logarithmic in n: at epsilon = 1 the noise Lap(20) exceeds 100 rows with probability e^-5 < 0.01,

@@ -276,12 +276,10 @@ std::vector<AlgorithmInfo> dp_df_algorithms() {
   };
   a.privacy_status = [](const Params& p, TaskKind) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
-    std::string s =
+    return with_occupancy_note(
         "published, not epsilon-DP: the Gini-gain EM uses the local sensitivity at the noisy node size "
-        "(dipreme.md §4 P10)";
-    if (p.get_int("occupancy") > 0)
-      s += "; the occupancy depth rule reads the exact n, private under add/remove-one (P11)";
-    return s;
+        "(dipreme.md §4 P10)",
+        p, "the exact n");
   };
   using P = DpDfParams;
   return {with_learner<DpDfLearner>(

@@ -103,14 +103,12 @@ std::vector<AlgorithmInfo> dp_ert_algorithms() {
   };
   a.privacy_status = [](const Params& p, TaskKind task) -> std::string {
     if (p.get_bool("strict")) return "epsilon-DP";
-    std::string s =
+    return with_occupancy_note(
         task == TaskKind::kRegression
             ? "published, not epsilon-DP: leaf noise scale depends on the private leaf count (privacy.md §6.2)"
             : "published, not epsilon-DP: empty leaves switch to a uniform value, a data-dependent branch "
-              "(dipreme.md §4 P5)";
-    if (p.get_int("occupancy") > 0)
-      s += "; the occupancy depth rule reads the exact training-set size, private under add/remove-one (P11)";
-    return s;
+              "(dipreme.md §4 P5)",
+        p, "the exact training-set size");
   };
   using P = DpErtParams;
   return {with_learner<DpErtLearner>(
