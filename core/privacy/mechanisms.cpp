@@ -1,6 +1,7 @@
 #include "core/privacy/mechanisms.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -42,6 +43,9 @@ struct GeometricTable {
   int low_bits = 0;
   int high_bits = 0;
   int tail_last = -1;  // the digits low_bits + high_bits .. tail_last are the tail (none if below)
+  // x = lambda low: floor(x 2^64) = (low_mult low) >> low_shift, low_mult = lam.mant 2^6 < 2^59.
+  uint64_t low_mult = 0;
+  int low_shift = 0;
   // Digit low_bits + j is 1 for a word w < accept_below[j] and 0 for w >= reject_from[j]; the
   // words in between go to geom::uniform_below_logistic.
   uint64_t accept_below[geom::kMaxDigits] = {};
@@ -73,6 +77,10 @@ void build_table(GeometricTable& t, double lambda) {
   t.lam = dyadic_of(lambda);
   t.low_bits = 0;
   while (t.low_bits < geom::kMaxDigits - 1 && std::ldexp(lambda, t.low_bits + 1) <= 0x1p-5) ++t.low_bits;
+  if (t.low_bits > 0) {  // lambda <= 2^-6: lam.exp <= -58, so low_shift >= 0 (and <= 45: lambda >= 2^-50)
+    t.low_mult = static_cast<uint64_t>(t.lam.mant) << 6;
+    t.low_shift = -(t.lam.exp + 58);
+  }
   const double mu = std::ldexp(lambda, t.low_bits);  // parameter of the high part G >> low_bits
   t.high_bits = 0;
   while (t.low_bits + t.high_bits < geom::kMaxDigits && std::ldexp(mu, t.high_bits) <= 45.0) ++t.high_bits;
@@ -101,23 +109,29 @@ void build_table(GeometricTable& t, double lambda) {
 }
 
 const GeometricTable& geometric_table(double lambda) {
-  // Pure function of lambda; cached per thread because callers repeat one scale many times.
-  thread_local GeometricTable table;
-  if (table.lambda != lambda) build_table(table, lambda);
-  return table;
+  // Pure function of lambda; a few cached per thread because callers repeat one or two scales many
+  // times (a noisy sum and a noisy count alternate in regression leaves).
+  thread_local std::array<GeometricTable, 4> tables;
+  thread_local std::size_t next = 0;
+  for (const GeometricTable& t : tables)
+    if (t.lambda == lambda) return t;
+  GeometricTable& t = tables[next];
+  next = (next + 1) % tables.size();
+  build_table(t, lambda);
+  return t;
 }
 
 // [V < e^-(lambda low)] for V with first word w. Y is within 4 of (1 - e^-x) 2^64, x = lambda low
 // < 2^-5 (expb::one_minus_exp_neg), so V < (w + 1) 2^-64 <= e^-x when w + Y + 5 <= 2^64 and
 // V >= w 2^-64 >= e^-x when w + Y >= 2^64 + 4.
 bool accept_low(Rng& rng, const GeometricTable& t, uint64_t low, uint64_t w) {
-  const u128 m = t.lam.mant * low;  // x = m 2^lam.exp
-  const auto X = static_cast<uint64_t>(scaled_floor(m, t.lam.exp + 64));
+  const u128 m = static_cast<u128>(t.low_mult) * low;  // x = m 2^-(64 + low_shift)
+  const auto X = static_cast<uint64_t>(m >> t.low_shift);
   const u128 s = static_cast<u128>(w) + expb::one_minus_exp_neg(X);
   const u128 two64 = u128{1} << 64;
   if (s + 5 <= two64) return true;
   if (s >= two64 + 4) return false;
-  return geom::uniform_below_exp_neg(rng, w, 64, Dyadic{m, t.lam.exp});
+  return geom::uniform_below_exp_neg(rng, w, 64, Dyadic{m, -64 - t.low_shift});
 }
 
 // `tail` holds the 63 bits of the sign word that the sign does not use: a uniform V' = tail 2^-63
