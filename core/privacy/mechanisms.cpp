@@ -13,7 +13,6 @@
 namespace dpf {
 namespace {
 
-
 void check_sensitivity(double sensitivity, const char* what) {
   if (!(sensitivity > 0.0) || !std::isfinite(sensitivity))
     fail(what, ": sensitivity must be > 0 and finite, got ", sensitivity);
@@ -31,7 +30,7 @@ void check_sensitivity(double sensitivity, const char* what) {
 // does not use (geom::kMaxDigitExponent; docs/exact-sampling.md §7).
 //
 // Every decision is exact: a uniform V whose first 64 bits are a drawn word is compared with the
-// exact probability p. The fast path compares the word with integer bounds of p that a few units
+// exact probability p. The fast path compares the word with integer bounds of p a few units
 // apart; when the word falls between them, geom:: finishes the comparison with more bits of V and
 // bounds of p at any precision (docs/exact-sampling.md §7). The words drawn are the ones of the
 // floating-point sampler this replaced (a uniform double from the word, a rounded exp, 64-bit
