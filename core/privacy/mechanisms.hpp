@@ -19,10 +19,10 @@ namespace dpf {
 // r = 2^ceil(log2(scale * 2^-40)) (Google/OpenDP style, privacy.md §1.1, §8.2), so that the output
 // is not vulnerable to Mironov's floating-point attack; the rounding error (< r) is negligible
 // against the scale. scale must be finite and > 0 (and within [2^-1000, 2^1000]).
-// The output is k * r with P(k) ∝ exp(-|k| r / scale) exactly up to 2^-64 per random bit
-// (google/differential-privacy:common_docs/Secure_Noise_Generation.pdf). Binary digits of the
-// magnitude whose probability of being 1 is below e^-45 are not drawn, so |output| stays below
-// 45 to 90 times the scale; the mass moved by this truncation is < 3e-20.
+// The output is k * r with P(k) ∝ exp(-|k| r / scale) exactly, given uniform 64-bit words
+// (google/differential-privacy:common_docs/Secure_Noise_Generation.pdf; every random decision is an
+// exact comparison, docs/exact-sampling.md §7), conditioned on the magnitude's binary digits with
+// exponent |digit value| r / scale >= 2^12 being 0: a removed mass below 2 e^-4096. |k| < 2^53.
 double sample_laplace(Rng& rng, double scale);
 // The resolution used by sample_laplace for this scale (tests check the lattice).
 double laplace_resolution(double scale);
@@ -37,10 +37,12 @@ double laplace_mechanism(Rng& rng, double value, double sensitivity, double epsi
 
 // Two-sided geometric ("discrete Laplace") on the integers: P(k) ∝ exp(-lambda |k|). The building
 // block of sample_laplace, usable directly for integer counts. The magnitude is a geometric whose
-// binary digits are independent Bernoullis (Google's distributions.cc), each drawn by comparing a
-// 64-bit word with a 64-bit threshold; the low digits, whose Bernoullis are within 2^-5 of 1/2, are
-// drawn together by rejection. A fair sign is drawn and (-, 0) rejected so that 0 is not counted
-// twice. lambda must be finite and >= 2^-50.
+// binary digits are independent Bernoullis (Google's distributions.cc): the low digits, whose
+// Bernoullis are within 2^-5 of 1/2, are drawn together by rejection, the others from one 64-bit
+// word each, and the digits of probability below e^-45 through the sign word's unused bits; every
+// decision compares a lazily extended uniform with the exact probability (docs/exact-sampling.md
+// §7). Digits i with lambda 2^i >= 2^12 are not drawn (removed mass < 2 e^-4096; |k| < 2^62). A fair
+// sign is drawn and (-, 0) rejected so that 0 is not counted twice. lambda must be finite and >= 2^-50.
 int64_t sample_two_sided_geometric(Rng& rng, double lambda);
 // Exact pmf: (1 - e^-lambda) / (1 + e^-lambda) * e^(-lambda |k|).
 double two_sided_geometric_pmf(int64_t k, double lambda);
