@@ -33,6 +33,8 @@ class CartSplit : public SplitPolicy {
  public:
   CartSplit(const CartParams& p, int n_features, TaskKind task, int n_classes);
   std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger& ledger) override;
+  // The fit's rank index, for GrowOptions::presort (the grower's root lists).
+  RankIndex& rank_index() { return index_; }
 
  private:
   bool best_threshold(const NodeView& node, int f, BestSplit& best);
