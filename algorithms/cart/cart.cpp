@@ -42,8 +42,16 @@ double CartSplit::proxy_of_children(double nl, double nr) const {
 }
 
 bool CartSplit::best_threshold(const NodeView& node, int f, BestSplit& best) {
-  std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
   const auto msl = static_cast<std::size_t>(p_.min_samples_leaf);
+  // The grower's presorted lists (GrowOptions::presort): the node's values already in (value, row)
+  // order, numeric or category code alike (best_codes finds the same split as the sorted sweep).
+  if (!node.sorted_ids(f).empty()) {
+    if (task_ == TaskKind::kClassification)
+      return search_.best_presorted(node.sorted_values(f), node.root_y, node.sorted_ids(f), msl, f, best);
+    return search_.best_sse_presorted(node.sorted_values(f), node.root_y, node.sorted_ids(f), msl, total_[0], f,
+                                      best);
+  }
+  std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
   const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
   // A categorical feature (thresholds on its ordinal code): per-code histogram, no sort; the same
   // best split bit for bit (core/tree/split_search.hpp).
@@ -181,7 +189,7 @@ std::optional<SplitChoice> CartSplit::choose(const NodeView& node, Rng& rng, Pri
 }
 
 std::unique_ptr<Model> fit_cart(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx, const CartParams& p,
-                                bool node_columns) {
+                                CartLayout layout) {
   const bool clf = data.task() == TaskKind::kClassification;
   CartSplit split(p, static_cast<int>(data.n_features()), data.task(), static_cast<int>(data.n_classes()));
   std::unique_ptr<LeafPolicy> leaf;
@@ -194,7 +202,12 @@ std::unique_ptr<Model> fit_cart(const Dataset& data, std::span<const uint32_t> r
   spec.unlimited_depth = p.max_depth == 0;
   spec.rows = p.bootstrap ? TreeRows::kBootstrap : TreeRows::kAll;
   spec.categorical_threshold_masks = p.categorical_reuse;
-  spec.node_columns = node_columns;
+  // The learners: Breiman RF grows from presorted per-feature lists (no sort per node); ERT from
+  // node-ordered feature copies (contiguous reads for its min/max and counts). Every layout gives the
+  // same forest.
+  if (layout == CartLayout::kLearner) layout = p.random_thresholds ? CartLayout::kNodeColumns : CartLayout::kPresorted;
+  spec.node_columns = layout == CartLayout::kNodeColumns;
+  if (layout == CartLayout::kPresorted) spec.presort = &split.rank_index();
   spec.vote = clf ? Vote::kSoft : Vote::kMean;
   return fit_forest(data, rows, ctx, spec, split, *leaf);
 }

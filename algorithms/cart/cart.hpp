@@ -33,6 +33,8 @@ class CartSplit : public SplitPolicy {
  public:
   CartSplit(const CartParams& p, int n_features, TaskKind task, int n_classes);
   std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger& ledger) override;
+  // The fit's rank index, for GrowOptions::presort (the grower's root lists).
+  RankIndex& rank_index() { return index_; }
 
  private:
   bool best_threshold(const NodeView& node, int f, BestSplit& best);
@@ -58,11 +60,15 @@ class CartSplit : public SplitPolicy {
   std::vector<uint32_t> counts_;
 };
 
-// One forest of `p` (rf or ert) on `rows`, as the registry's learners fit it. node_columns: grow with
-// node-ordered feature copies (contiguous reads in the split search; the learners do), else gather the
-// values from the columns. Both give the same forest.
+// How fit_cart lays out the values its split search reads: as the registry's learners do (kLearner:
+// presorted lists for RF, node-ordered copies for ERT), gathered from the columns at every node,
+// node-ordered feature copies, or per-feature lists presorted once per tree (threshold search only).
+// Every layout gives the same forest; the tests compare them.
+enum class CartLayout { kLearner, kGathered, kNodeColumns, kPresorted };
+
+// One forest of `p` (rf or ert) on `rows`, as the registry's learners fit it.
 std::unique_ptr<Model> fit_cart(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx, const CartParams& p,
-                                bool node_columns = true);
+                                CartLayout layout = CartLayout::kLearner);
 
 std::vector<AlgorithmInfo> cart_algorithms();  // rf, ert
 

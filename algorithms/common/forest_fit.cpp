@@ -79,6 +79,7 @@ std::unique_ptr<Model> fit_forest(const Dataset& data, std::span<const uint32_t>
     opt.tree_scope = parent;
     opt.categorical_threshold_masks = spec.categorical_threshold_masks;
     opt.node_columns = spec.node_columns;
+    opt.presort = spec.presort;
     Rng tree_rng = ctx.rng.derive("tree").derive(static_cast<uint64_t>(t));
     return grow_tree(data, tree_rows[t], domains, active, sp, lp, opt, tree_rng, ledger);
   };
@@ -86,7 +87,7 @@ std::unique_ptr<Model> fit_forest(const Dataset& data, std::span<const uint32_t>
   // Trees in parallel only when the caller gives this fit more than one thread (the runner does so
   // when tasks are fewer than threads) and the policies can be cloned. Each tree keeps its own RNG
   // stream and ledger, grafted in tree order, so the forest is the same either way.
-  const int threads = std::min<int>(ctx.threads, spec.n_trees);
+  const int threads = spec.presort != nullptr ? 1 : std::min<int>(ctx.threads, spec.n_trees);
   std::unique_ptr<SplitPolicy> split_probe = threads > 1 ? split.clone() : nullptr;
   std::unique_ptr<LeafPolicy> leaf_probe = threads > 1 ? leaf.clone() : nullptr;
   if (split_probe && leaf_probe) {

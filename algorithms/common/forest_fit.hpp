@@ -28,6 +28,7 @@ struct ForestFitSpec {
   bool drop_constant_domains = true;  // numeric features with lo == hi never split (dipreme.md §2.5a)
   bool categorical_threshold_masks = false;  // GrowOptions::categorical_threshold_masks
   bool node_columns = false;                 // GrowOptions::node_columns
+  RankIndex* presort = nullptr;              // GrowOptions::presort (trees then grow on one thread)
 };
 
 std::unique_ptr<Model> fit_forest(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx,

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <numeric>
 
+#include "core/tree/split_search.hpp"
 #include "core/util/error.hpp"
 
 namespace dpf {
@@ -53,6 +56,9 @@ class Grower {
         for (std::size_t i = 0; i < n; ++i) out[i] = col[rows_[i]];
       }
     }
+    if (options_.presort != nullptr && n > 0 &&
+        n * d * (sizeof(double) + sizeof(uint32_t)) <= GrowOptions::kPresortBytes)
+      presort_root();
     tree_.add_nodes(1, 0);
     Frame root{0, 0, rows_.size(), {domains.begin(), domains.end()}, {active.begin(), active.end()},
                options_.tree_scope};
@@ -71,6 +77,12 @@ class Grower {
     NodeView view{data_,    rows_.subspan(f.begin, f.end - f.begin), depth, options_.max_depth, f.node, f.domains,
                   f.active, scope, std::span<const double>(ys_).subspan(f.begin, f.end - f.begin),
                   xs_.empty() ? nullptr : xs_.data() + f.begin, rows_.size()};
+    if (!sorted_ids_.empty()) {
+      view.sorted_id_base = sorted_ids_.data() + f.begin;
+      view.sorted_value_base = sorted_values_.data() + f.begin;
+      view.sorted_stride = rows_.size();
+      view.root_y = root_y_;
+    }
     Rng node_rng = rng_.derive(static_cast<uint64_t>(f.node));
 
     std::optional<SplitChoice> choice;
@@ -103,7 +115,14 @@ class Grower {
       const double* values = c.kind == SplitKind::kThreshold ? c.values : nullptr;
       if (values == nullptr && !xs_.empty()) values = xs_.data() + feat * rows_.size() + f.begin;
       auto value = [&](std::size_t i) { return values != nullptr ? values[i] : col[*(first + static_cast<std::ptrdiff_t>(i))]; };
-      if (c.kind == SplitKind::kThreshold) {
+      if (c.kind == SplitKind::kThreshold && values == nullptr && !sorted_ids_.empty()) {
+        // From the feature's presorted list: sequential reads instead of gathering from the column.
+        const uint32_t* sids = sorted_ids_.data() + feat * rows_.size() + f.begin;
+        const double* svalues = sorted_values_.data() + feat * rows_.size() + f.begin;
+        for (std::size_t k = 0; k < n; ++k) go_left_[sids[k]] = svalues[k] < c.threshold;
+        const uint32_t* ids = ids_.data() + f.begin;
+        for (std::size_t i = 0; i < n; ++i) keep_[i] = go_left_[ids[i]];
+      } else if (c.kind == SplitKind::kThreshold) {
         for (std::size_t i = 0; i < n; ++i) keep_[i] = value(i) < c.threshold;
       } else {
         for (std::size_t i = 0; i < n; ++i) {
@@ -133,6 +152,15 @@ class Grower {
       }
       std::copy(sorted.begin(), sorted.end(), first);
       std::copy(sorted_y.begin(), sorted_y.end(), ys_.begin() + static_cast<std::ptrdiff_t>(f.begin));
+      if (!sorted_ids_.empty()) {
+        uint32_t* ids = ids_.data() + f.begin;
+        for (std::size_t i = 0; i < n; ++i) {
+          child_[ids[i]] = static_cast<uint32_t>(col[*(first + static_cast<std::ptrdiff_t>(place[i]))]);
+          sorted[place[i]] = ids[i];
+        }
+        std::copy(sorted.begin(), sorted.end(), ids);
+        presort_scatter(f.begin, n, count);
+      }
       for (std::size_t g = 0; !xs_.empty() && g < data_.n_features(); ++g) {
         double* xs = xs_.data() + g * rows_.size() + f.begin;
         for (std::size_t i = 0; i < n; ++i) sorted_y[place[i]] = xs[i];
@@ -199,6 +227,10 @@ class Grower {
     const uint8_t* keep = keep_.data();
     std::size_t mid = 0;
     for (std::size_t i = 0; i < n; ++i) mid += keep[i];
+    if (!sorted_ids_.empty()) {
+      const uint32_t* ids = ids_.data() + begin;
+      for (std::size_t i = 0; i < n; ++i) go_left_[ids[i]] = keep[i];
+    }
     swap_from_.resize(n);
     swap_to_.resize(n);
     std::size_t a = 0, b = 0;
@@ -214,11 +246,91 @@ class Grower {
       std::swap(rows[swap_from_[k]], rows[swap_to_[k]]);
       std::swap(ys[swap_from_[k]], ys[swap_to_[k]]);
     }
+    if (!sorted_ids_.empty()) {
+      uint32_t* ids = ids_.data() + begin;
+      for (std::size_t k = 0; k < a; ++k) std::swap(ids[swap_from_[k]], ids[swap_to_[k]]);
+      presort_partition(begin, n, mid);
+    }
     for (std::size_t f = 0; !xs_.empty() && f < data_.n_features(); ++f) {
       double* xs = xs_.data() + f * rows_.size() + begin;
       for (std::size_t k = 0; k < a; ++k) std::swap(xs[swap_from_[k]], xs[swap_to_[k]]);
     }
     return mid;
+  }
+
+  // GrowOptions::presort: every feature's root list from the rank index (positions in the root
+  // row order are the rows' ids), with the values alongside.
+  void presort_root() {
+    const std::size_t n = rows_.size(), d = data_.n_features();
+    root_y_ = ys_;
+    ids_.resize(n);
+    std::iota(ids_.begin(), ids_.end(), 0u);
+    go_left_.assign(n, 0);
+    child_.assign(n, 0);
+    sorted_ids_.resize(n * d);
+    sorted_values_.resize(n * d);
+    for (std::size_t f = 0; f < d; ++f) {
+      options_.presort->sort_positions(data_, rows_, static_cast<int>(f), order_);
+      std::span<const double> col = data_.column(f);
+      uint32_t* ids = sorted_ids_.data() + f * n;
+      double* values = sorted_values_.data() + f * n;
+      for (std::size_t k = 0; k < n; ++k) {
+        ids[k] = order_[k];
+        values[k] = col[rows_[order_[k]]];
+      }
+    }
+  }
+
+  // Two children: each feature's list of the node [begin, begin + n) split stably by go_left_[id]
+  // (1: child 0), so both halves stay in (value, row) order; child 0's rows first, as partition()
+  // placed them. Branch-free: every entry is written to both sides and one cursor advances.
+  void presort_partition(std::size_t begin, std::size_t n, std::size_t mid) {
+    const std::size_t stride = rows_.size();
+    scratch_ids_.resize(n);
+    scratch_values_.resize(n);
+    const uint8_t* go_left = go_left_.data();
+    for (std::size_t f = 0; f < data_.n_features(); ++f) {
+      uint32_t* ids = sorted_ids_.data() + f * stride + begin;
+      double* values = sorted_values_.data() + f * stride + begin;
+      uint32_t* right_ids = scratch_ids_.data();
+      double* right_values = scratch_values_.data();
+      std::size_t l = 0, r = 0;
+      for (std::size_t k = 0; k < n; ++k) {
+        const uint32_t id = ids[k];
+        const double v = values[k];
+        const std::size_t left = go_left[id];
+        ids[l] = id;  // l <= k: a slot already read
+        values[l] = v;
+        right_ids[r] = id;
+        right_values[r] = v;
+        l += left;
+        r += left ^ 1u;
+      }
+      std::memcpy(ids + l, right_ids, r * sizeof(uint32_t));
+      std::memcpy(values + l, right_values, r * sizeof(double));
+      require(l == mid, "grower: a presorted list sends ", l, " rows to child 0, the rows ", mid);
+    }
+  }
+
+  // Multiway children: each feature's list scattered stably by child_[id] (the category code) into
+  // the children's ranges, count[k] = the offset of child k in the node.
+  void presort_scatter(std::size_t begin, std::size_t n, const std::vector<std::size_t>& count) {
+    const std::size_t stride = rows_.size();
+    scratch_ids_.resize(n);
+    scratch_values_.resize(n);
+    std::vector<std::size_t> at(count.size());
+    for (std::size_t f = 0; f < data_.n_features(); ++f) {
+      uint32_t* ids = sorted_ids_.data() + f * stride + begin;
+      double* values = sorted_values_.data() + f * stride + begin;
+      std::copy(count.begin(), count.end(), at.begin());
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t to = at[child_[ids[k]]]++;
+        scratch_ids_[to] = ids[k];
+        scratch_values_[to] = values[k];
+      }
+      std::memcpy(ids, scratch_ids_.data(), n * sizeof(uint32_t));
+      std::memcpy(values, scratch_values_.data(), n * sizeof(double));
+    }
   }
 
   const Dataset& data_;
@@ -234,6 +346,13 @@ class Grower {
   std::vector<double> xs_;     // node_columns: feature f of rows_[i] at xs_[f * rows_.size() + i]
   std::vector<uint8_t> keep_;  // partition(): which of a node's rows go to child 0
   std::vector<uint32_t> swap_from_, swap_to_;  // partition(): the place pairs it swaps
+  // GrowOptions::presort: ids_[i] = the root-order id of rows_[i]; per feature f the node's ids and
+  // values in (value, row) order at [f * rows_.size() + begin, ... + end); root_y_[id] the targets;
+  // go_left_[id] whether a two-way split sends the row to child 0, child_[id] the child a multiway
+  // split sends it to; scratch for the partitions.
+  std::vector<uint32_t> ids_, sorted_ids_, child_, order_, scratch_ids_;
+  std::vector<uint8_t> go_left_;
+  std::vector<double> sorted_values_, root_y_, scratch_values_;
 };
 
 }  // namespace

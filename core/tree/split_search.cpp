@@ -172,32 +172,32 @@ double GiniSplitSearch::gather(std::span<const double> column, Labels labels, st
 }
 
 template <class Visit>
-void GiniSplitSearch::sweep_boundaries(std::size_t first, std::size_t last, double st, Visit&& visit) {
+void GiniSplitSearch::sweep_boundaries(const double* xs, std::size_t first, std::size_t last, double st,
+                                       Visit&& visit) {
   // Moving one row of class c from right to left changes n_lc^2 by 2 n_lc + 1 and n_rc^2 by
   // -(2 n_rc - 1); the sums stay exact integers.
   std::fill(left_.begin(), left_.end(), 0.0);
   double sl = 0, sr = st;
-  const double* xs = xs_.data();
   const uint32_t* cls = cls_.data();
   double* left = left_.data();
   const double* total = total_.data();
-  if (total_.size() == 2) {
-    // Two classes: the left counts in registers, picked arithmetically (the same exact integers).
-    double l0 = 0, l1 = 0;
-    const double t0 = total[0], t1 = total[1];
-    for (std::size_t i = 0; i <= last; ++i) {
-      const auto c = static_cast<double>(cls[i]);
-      const double lc = l0 + (l1 - l0) * c, tc = t0 + (t1 - t0) * c;
-      const double r = tc - lc;
-      sl += 2 * lc + 1;
-      sr -= 2 * r - 1;
-      l1 += c;
-      l0 += 1 - c;
-      if (i < first || !(xs[i + 1] > xs[i])) continue;
-      visit(i, sl, sr);
+  if (total_.size() == 2 && last < (std::size_t{1} << 26)) {
+    // Two classes: only the count of class 1 on the left is carried from row to row (one integer
+    // addition); both sums of squares are computed from the counts at each boundary. Below 2^26
+    // rows they are integers below 2^53, so converted to double they are exactly the sums the
+    // row-by-row updates in doubles produce.
+    const auto t0 = static_cast<int64_t>(total[0]), t1 = static_cast<int64_t>(total[1]);
+    int64_t l1 = 0;
+    std::size_t i = 0;
+    for (; i < first && i <= last; ++i) l1 += cls[i];
+    for (; i <= last; ++i) {
+      l1 += cls[i];
+      if (!(xs[i + 1] > xs[i])) continue;
+      const int64_t l0 = static_cast<int64_t>(i + 1) - l1, r0 = t0 - l0, r1 = t1 - l1;
+      visit(i, static_cast<double>(l0 * l0 + l1 * l1), static_cast<double>(r0 * r0 + r1 * r1));
     }
-    left[0] = l0;
-    left[1] = l1;
+    left[0] = static_cast<double>(static_cast<int64_t>(last + 1) - l1);
+    left[1] = static_cast<double>(l1);
     return;
   }
   for (std::size_t i = 0; i <= last; ++i) {
@@ -220,7 +220,7 @@ std::size_t GiniSplitSearch::sweep_all(std::vector<SplitGain>& out) {
   node_gini_ = n ? 1.0 - st / (dn * dn) : 0.0;
   if (n < 2) return n;
   std::size_t distinct = 1;
-  sweep_boundaries(0, n - 2, st, [&](std::size_t i, double sl, double sr) {
+  sweep_boundaries(xs_.data(), 0, n - 2, st, [&](std::size_t i, double sl, double sr) {
     ++distinct;
     const double nl = static_cast<double>(i + 1), nr = dn - nl;
     const double g = (sl / nl + sr / nr - st / dn) / dn;
@@ -262,7 +262,7 @@ std::size_t GiniSplitSearch::max_gain_sorted(std::span<const double> column, std
   if (n < 2) return n;
   std::size_t distinct = 1;
   double best = 0.0;
-  sweep_boundaries(0, n - 2, st, [&](std::size_t i, double sl, double sr) {
+  sweep_boundaries(xs_.data(), 0, n - 2, st, [&](std::size_t i, double sl, double sr) {
     ++distinct;
     const double nl = static_cast<double>(i + 1), nr = dn - nl;
     const double g = (sl / nl + sr / nr - st / dn) / dn;
@@ -318,16 +318,53 @@ bool GiniSplitSearch::best_sorted(std::span<const double> column, std::span<cons
   const std::size_t n = sorted_rows.size();
   if (n == 0) return false;
   const double st = gather(column, y, sorted_rows);
-  if (!(xs_[n - 1] > xs_[0])) return false;  // constant at this node
+  return best_gathered(xs_.data(), n, st, min_leaf, f, best);
+}
+
+bool GiniSplitSearch::best_presorted(std::span<const double> values, std::span<const double> y_by_id,
+                                     std::span<const uint32_t> ids, std::size_t min_leaf, int f, BestSplit& best) {
+  const std::size_t n = ids.size();
+  if (n == 0) return false;
+  cls_.resize(n);
+  counts_.assign(total_.size(), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<uint32_t>(y_by_id[ids[i]]);
+    cls_[i] = c;
+    ++counts_[c];
+  }
+  double st = 0;
+  for (std::size_t c = 0; c < total_.size(); ++c) {
+    total_[c] = static_cast<double>(counts_[c]);
+    st += total_[c] * total_[c];
+  }
+  return best_gathered(values.data(), n, st, min_leaf, f, best);
+}
+
+bool GiniSplitSearch::best_gathered(const double* xs, std::size_t n, double st, std::size_t min_leaf, int f,
+                                    BestSplit& best) {
+  if (!(xs[n - 1] > xs[0])) return false;  // constant at this node
   if (min_leaf == 0) min_leaf = 1;
   if (n < 2 * min_leaf) return true;
   // A threshold after position i leaves i + 1 rows left and n - i - 1 right: only i in
   // [min_leaf - 1, n - min_leaf - 1] can be a split; rows before only add to the left side.
-  sweep_boundaries(min_leaf - 1, n - min_leaf - 1, st, [&](std::size_t i, double sl, double sr) {
+  // The two divisions per boundary dominated the sweep. A bound from reciprocals decides first
+  // whether the boundary can beat the best at all: with u = 2^-53, the proxy as computed is at
+  // most (1 + u)^2 (sl/nl + sr/nr) and the product form below at least (1 - u)^3 times it, so
+  // (1 + 1e-12) times the product form bounds the proxy from above. Only boundaries within that
+  // margin of the best compute the proxy as before, which alone decides: the same splits, bit for bit.
+  const double* inv = reciprocals(n);
+  sweep_boundaries(xs, min_leaf - 1, n - min_leaf - 1, st, [&](std::size_t i, double sl, double sr) {
+    const double bound = (sl * inv[i + 1] + sr * inv[n - i - 1]) * (1.0 + 1e-12);
+    if (!(bound > best.proxy)) return;
     const double proxy = sl / static_cast<double>(i + 1) + sr / static_cast<double>(n - i - 1);
-    if (proxy > best.proxy) best = {proxy, f, midpoint(xs_[i], xs_[i + 1])};
+    if (proxy > best.proxy) best = {proxy, f, midpoint(xs[i], xs[i + 1])};
   });
   return true;
+}
+
+const double* GiniSplitSearch::reciprocals(std::size_t n) {
+  for (std::size_t k = inv_.size(); k <= n; ++k) inv_.push_back(k == 0 ? 0.0 : 1.0 / static_cast<double>(k));
+  return inv_.data();
 }
 
 bool GiniSplitSearch::best_sse_sorted(std::span<const double> column, std::span<const double> y,
@@ -342,18 +379,34 @@ bool GiniSplitSearch::best_sse_sorted(std::span<const double> column, std::span<
     xs_[i] = column[sorted_rows[i]];
     ys[i] = y[sorted_rows[i]];
   }
-  if (!(xs_[n - 1] > xs_[0])) return false;
+  return best_sse_gathered(xs_.data(), ys.data(), n, min_leaf, total_sum, f, best);
+}
+
+bool GiniSplitSearch::best_sse_presorted(std::span<const double> values, std::span<const double> y_by_id,
+                                         std::span<const uint32_t> ids, std::size_t min_leaf, double total_sum,
+                                         int f, BestSplit& best) {
+  const std::size_t n = ids.size();
+  if (n == 0) return false;
+  std::vector<double>& ys = per_value_;
+  ys.resize(n);
+  for (std::size_t i = 0; i < n; ++i) ys[i] = y_by_id[ids[i]];
+  return best_sse_gathered(values.data(), ys.data(), n, min_leaf, total_sum, f, best);
+}
+
+bool GiniSplitSearch::best_sse_gathered(const double* xs, const double* ys, std::size_t n, std::size_t min_leaf,
+                                        double total_sum, int f, BestSplit& best) {
+  if (!(xs[n - 1] > xs[0])) return false;
   if (min_leaf == 0) min_leaf = 1;
   if (n < 2 * min_leaf) return true;
   const std::size_t first = min_leaf - 1, last = n - min_leaf - 1;
   double sum_left = 0;
   for (std::size_t i = 0; i <= last; ++i) {
     sum_left += ys[i];
-    if (i < first || !(xs_[i + 1] > xs_[i])) continue;
+    if (i < first || !(xs[i + 1] > xs[i])) continue;
     const double nl = static_cast<double>(i + 1), nr = static_cast<double>(n - i - 1);
     const double r = total_sum - sum_left;
     const double proxy = sum_left * sum_left / nl + r * r / nr;
-    if (proxy > best.proxy) best = {proxy, f, midpoint(xs_[i], xs_[i + 1])};
+    if (proxy > best.proxy) best = {proxy, f, midpoint(xs[i], xs[i + 1])};
   }
   return true;
 }

@@ -113,6 +113,15 @@ class GiniSplitSearch {
                        std::span<const uint32_t> sorted_rows, std::size_t min_leaf, double total_sum, int f,
                        BestSplit& best);
 
+  // best_sorted() / best_sse_sorted() on a node's presorted list (GrowOptions::presort): `values`
+  // the sorted values, `ids` the rows' ids, y_by_id[id] their targets. The same result bit for bit
+  // as the sorted-rows versions on the same order.
+  bool best_presorted(std::span<const double> values, std::span<const double> y_by_id,
+                      std::span<const uint32_t> ids, std::size_t min_leaf, int f, BestSplit& best);
+  bool best_sse_presorted(std::span<const double> values, std::span<const double> y_by_id,
+                          std::span<const uint32_t> ids, std::size_t min_leaf, double total_sum, int f,
+                          BestSplit& best);
+
   // Category codes 0..n_codes-1 (a categorical feature split by thresholds on its ordinal code):
   // the same candidates and gains as numeric() / the same best as best_sorted(), from a per-code
   // class histogram in O(n + n_codes C) without sorting. Sums of squared counts are exact integers,
@@ -158,10 +167,16 @@ class GiniSplitSearch {
   // Gathers xs_[i] = column[rows[i]] and cls_[i] = class of rows[i]; counts total_; returns sum n_c^2.
   template <class Labels>
   double gather(std::span<const double> column, Labels labels, std::span<const uint32_t> rows);
-  // Visits every boundary i (rows [0, i] left, xs_[i + 1] > xs_[i]) with first <= i <= last as
+  // Visits every boundary i (rows [0, i] left, xs[i + 1] > xs[i]) with first <= i <= last as
   // visit(i, sl, sr), sl/sr = sums of squared class counts of the left/right side.
   template <class Visit>
-  void sweep_boundaries(std::size_t first, std::size_t last, double st, Visit&& visit);
+  void sweep_boundaries(const double* xs, std::size_t first, std::size_t last, double st, Visit&& visit);
+  // best_sorted() after the gather: sorted values xs[0..n), their classes in cls_, totals in total_.
+  bool best_gathered(const double* xs, std::size_t n, double st, std::size_t min_leaf, int f, BestSplit& best);
+  // inv_[k] = 1 / k for k = 1..n (inv_[0] = 0), grown on demand.
+  const double* reciprocals(std::size_t n);
+  bool best_sse_gathered(const double* xs, const double* ys, std::size_t n, std::size_t min_leaf, double total_sum,
+                         int f, BestSplit& best);
   std::size_t sweep_all(std::vector<SplitGain>& out);  // numeric / numeric_sorted on xs_, cls_
   // Per-code class counts of rows into per_value_ (code-major) and total_; returns sum_c n_c^2.
   template <class Labels>
@@ -175,6 +190,7 @@ class GiniSplitSearch {
   std::vector<uint32_t> cls_;
   std::vector<std::pair<double, uint32_t>> items_;  // numeric(): (value, class) pairs to sort
   std::vector<double> left_, total_;
+  std::vector<double> inv_;  // reciprocals()
   std::vector<uint32_t> counts_;  // gather(): integer class counts
   std::vector<uint32_t> code_counts_;  // one_vs_rest_codes(): interleaved (code, class) histograms
   std::vector<double> per_value_;  // one_vs_rest: value-major class counts

@@ -1,11 +1,13 @@
 // The grower's row order: a split puts each child's rows in the order std::partition (libstdc++,
 // bidirectional) gives, which floating-point sums over a node's rows depend on; the targets and the
-// node-ordered feature copies (GrowOptions::node_columns) travel with the rows.
+// node-ordered feature copies (GrowOptions::node_columns) travel with the rows; the presorted lists
+// (GrowOptions::presort) hold every node's rows in (value, row) order.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
 #include "core/tree/grower.hpp"
+#include "core/tree/split_search.hpp"
 #include "tree_fixtures.hpp"
 
 using namespace dpf;
@@ -32,15 +34,34 @@ TEST_SUITE("unit") {
   TEST_CASE("grower: children's rows in std::partition's order; targets and node columns move with the rows") {
     Rng rng(23);
     Dataset d = shuffled_dataset(3000, rng);
-    for (const bool node_columns : {false, true}) {
-      CAPTURE(node_columns);
-      std::size_t checked = 0;
+    for (const int variant : {0, 1, 2}) {
+      const bool node_columns = variant == 1, presort = variant == 2;
+      CAPTURE(variant);
+      std::size_t checked = 0, sorted_checked = 0;
+      std::vector<uint32_t> rows(2500);
+      for (uint32_t& r : rows) r = static_cast<uint32_t>(rng.below(d.n_rows()));  // with duplicates
+      const std::vector<uint32_t> root_rows = rows;
       ScriptedSplit split([&](const NodeView& node, Rng& r, PrivacyLedger&) -> std::optional<SplitChoice> {
         REQUIRE(node.y.size() == node.rows.size());
         for (std::size_t i = 0; i < node.rows.size(); ++i) REQUIRE(node.y[i] == d.y()[node.rows[i]]);
         for (int f = 0; f < 3; ++f) {
           REQUIRE(node.column(f).size() == (node_columns ? node.rows.size() : 0u));
           for (std::size_t i = 0; i < node.column(f).size(); ++i) REQUIRE(node.column(f)[i] == d.x(node.rows[i], f));
+          // The presorted list: the node's rows (as ids in the root order), sorted by (value, row).
+          REQUIRE(node.sorted_ids(f).size() == (presort ? node.rows.size() : 0u));
+          if (!presort) continue;
+          std::vector<std::pair<double, uint32_t>> want, got;
+          for (uint32_t r : node.rows) want.emplace_back(d.x(r, static_cast<std::size_t>(f)), r);
+          std::sort(want.begin(), want.end());
+          for (std::size_t k = 0; k < node.rows.size(); ++k) {
+            const uint32_t id = node.sorted_ids(f)[k];
+            REQUIRE(id < root_rows.size());
+            got.emplace_back(node.sorted_values(f)[k], root_rows[id]);
+            REQUIRE(node.sorted_values(f)[k] == d.x(root_rows[id], static_cast<std::size_t>(f)));
+            REQUIRE(node.root_y[id] == d.y()[root_rows[id]]);
+          }
+          REQUIRE(got == want);
+          ++sorted_checked;
         }
         ++checked;
         if (node.rows.size() < 4) return std::nullopt;
@@ -61,11 +82,11 @@ TEST_SUITE("unit") {
         return c;
       });
       RecordingLeaf leaf;
-      std::vector<uint32_t> rows(2500);
-      for (uint32_t& r : rows) r = static_cast<uint32_t>(rng.below(d.n_rows()));  // with duplicates
+      RankIndex index;
       GrowOptions opt;
       opt.max_depth = 12;
       opt.node_columns = node_columns;
+      opt.presort = presort ? &index : nullptr;
       PrivacyLedger ledger;
       const Tree t = grow_tree(d, rows, schema_domains(d.schema()), std::vector<int>{0, 1, 2}, split, leaf, opt,
                                Rng(5), ledger);
@@ -98,6 +119,7 @@ TEST_SUITE("unit") {
       }
       CHECK(internal > 50);
       CHECK(checked > 50);
+      if (presort) CHECK(sorted_checked == 3 * checked);
     }
   }
 }
