@@ -144,7 +144,7 @@ snapshot: tool
 verify: tool
 	$(PY) -m plots.reference.verify --paper $(PAPER) --results $(RESULTS) --reference $(REFERENCE) --dpforest $(DPF) \
 	  --threads $(THREADS) $(foreach e,$(EXPERIMENT),--experiment $(e)) $(if $(RERUN),--rerun)
-# The fidelity report (issue 18): results/<paper>/report.html (self-contained) and report.md for every paper
+# The fidelity report: results/<paper>/report.html (self-contained) and report.md for every paper
 # with a published.yaml, or PAPER's alone; rewrites README.md's fidelity block from the committed snapshot.
 # Builds nothing: it uses build/dpforest when present (completeness of fresh results, check-published
 # --json), else works from the snapshot (results/reference/) alone.

@@ -1,4 +1,4 @@
-"""The leaderboard (issue 16): ranks, critical-difference diagrams, metric-vs-epsilon panels, wins/ties/losses
+"""The leaderboard: ranks, critical-difference diagrams, metric-vs-epsilon panels, wins/ties/losses
 against the best non-private forest, and fit times, from the results of configs/benchmark/*.yaml.
 
 usage: python3 -m plots.benchmark.leaderboard [--publish DIR [--readme README.md] [--partial [--subset TEXT]]] RESULTS_DIR [RESULTS_DIR ...]

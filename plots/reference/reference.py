@@ -1,4 +1,4 @@
-"""The reference snapshot (issue 18; README.md "Reference snapshot and verify"): one compact summary per
+"""The reference snapshot (README.md "Reference snapshot and verify"): one compact summary per
 experiment of a full run, kept in git under results/reference/<paper>/, and what snapshot.py, verify.py
 and plots/common.py share to read and write it.
 

@@ -1,5 +1,5 @@
 """Small hand-made inputs for the report's tests (plots/report/test_report.py, test_browser.py), written per
-the formats of results/README.md and issue 18 without any other part of the project:
+the formats of results/README.md without any other part of the project:
 
   snapshot(ref_root, paper)  results/reference/<paper>/{<exp>.csv, meta.yaml, published.json}; the
                              verdicts cycle within / outside explained / outside unexplained / no data
@@ -8,7 +8,7 @@ the formats of results/README.md and issue 18 without any other part of the proj
   privatree_results(root)    a fresh results/privatree/table-appendix/results.csv (2 repetitions x 5
                              folds per cell) for the labels and datasets of published.yaml.
   fake_dpforest(path, ...)   a stand-in `dpforest` answering `status` and `check-published --json`
-                             (or refusing --json, as a binary from before issue 18 does)."""
+                             (or refusing --json, as an older binary does)."""
 import csv
 import json
 import os

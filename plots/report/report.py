@@ -1,4 +1,4 @@
-"""The per-paper fidelity report (issue 18): results/<paper>/report.html (self-contained) and report.md.
+"""The per-paper fidelity report: results/<paper>/report.html (self-contained) and report.md.
 
     python3 -m plots.report.report [--paper ID]... [--results DIR] [--reference DIR]
         [--dpforest BIN] [--jobs N] [--readme README.md | --no-readme] [--check-readme]

@@ -1,4 +1,4 @@
-"""Where each experiment's numbers come from, and the published-vs-ours entries of a paper (issue 18).
+"""Where each experiment's numbers come from, and the published-vs-ours entries of a paper.
 
 Data source per experiment (in this order):
   fresh     results/<paper>/<exp>/results.csv, complete (`dpforest status`: every cell done);

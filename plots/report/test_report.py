@@ -212,7 +212,7 @@ class Page(unittest.TestCase):
             for link in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
                 self.assertTrue(os.path.exists(os.path.join(res, "privatree", link)), link)
             self.assertIn("table-appendix-published-vs-ours.png", md)
-            # our table from the snapshot alone, through plots/common.py's snapshot fallback (issue 18)
+            # our table from the snapshot alone, through plots/common.py's snapshot fallback
             if hasattr(common, "snapshot_rows"):
                 self.assertIn("<table class='script'>", html)
                 self.assertNotIn("could not be drawn", html)

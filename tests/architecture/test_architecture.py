@@ -10,6 +10,7 @@ usage (from the repository root): python3 -m tests.architecture.test_architectur
 """
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -80,6 +81,30 @@ def history_comments():
     return out
 
 
+# The same rule for the scripts, configs and build files, whose comments start with '#' and whose
+# prose (docstrings, published.yaml explanations) is read by users as well.
+SCRIPT_HISTORY = re.compile(r"\b(issue|stop|session)s? ?#?[0-9]+", re.I)
+
+
+def script_history():
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    out = []
+    for path in listed:
+        name = os.path.basename(path)
+        if not (path.endswith((".py", ".sh", ".yaml", ".yml")) or name in ("Makefile", "CMakeLists.txt", "run")):
+            continue
+        if path.startswith(("results/", "docs/")) or path == "tests/architecture/test_architecture.py":
+            continue
+        full = os.path.join(ROOT, path)
+        if not os.path.isfile(full):
+            continue
+        with open(full, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                if SCRIPT_HISTORY.search(line):
+                    out.append(f"{path}:{n}: {line.strip()[:100]}")
+    return out
+
+
 def strip_comments_and_strings(src):
     out, i, n = [], 0, len(src)
     while i < n:
@@ -139,6 +164,8 @@ def main():
     # The detectors themselves (a check that cannot fail is no check).
     check(bool(HISTORY.search('// fixed in issue 18: faster')) and not HISTORY.search("// the stop rule of §3"),
           "the history detector tells narration from prose")
+    check(bool(SCRIPT_HISTORY.search("# the leaderboard (issue 16)")) and not SCRIPT_HISTORY.search("# stop rule"),
+          "the script history detector tells narration from prose")
     check(folder_of("algorithms/mrf/x.cpp") == "mrf" and folder_of("algorithms/registry.cpp") is None,
           "folder_of reads the family folder")
     sample = "int f(int a) {\n" + "  a++; // }\n" * 90 + "}\nint g() { if (x) { y(\"}\"); } }\n"
@@ -146,7 +173,8 @@ def main():
     for name, found in (("layers go one way", layer_violations()),
                         ("no function in experiments/ or datasets/ over 80 lines", long_functions(80)),
                         ("families include only algorithms/common and core", family_violations()),
-                        ("no comment narrates history", history_comments())):
+                        ("no comment narrates history", history_comments()),
+                        ("no script, config or build file narrates history", script_history())):
         check(not found, name + ("" if not found else ":\n     " + "\n     ".join(found[:20])))
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
