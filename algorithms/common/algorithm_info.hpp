@@ -9,6 +9,7 @@
 
 #include "algorithms/common/params.hpp"
 #include "core/data/schema.hpp"
+#include "core/privacy/ledger.hpp"
 #include "core/tree/model.hpp"
 
 namespace dpf {
@@ -71,6 +72,14 @@ struct AlgorithmInfo {
   std::function<std::string(const Params&, TaskKind)> privacy_status;
   // Unset: {epsilon, epsilon, 0} for private algorithms, {0, 0, 0} for non-private ones (set by the registry).
   std::function<PrivacyBound(const Params&, TaskKind)> privacy_bound;
+  // The a-priori ledger of a resolved configuration: charges that bound, at every Rényi order, what any
+  // fit's ledger composes (a fit may spend less), fixed before the data are read. Set by the (epsilon,
+  // delta) families so that a private selection over them (algorithms/tuning) knows its candidates'
+  // Rényi-DP curve before fitting one; unset elsewhere.
+  std::function<PrivacyLedger(const Params&, TaskKind)> prior_ledger;
+  // The nominal delta of a resolved configuration, which the a-priori delta may not exceed (label rule 3,
+  // privacy_label.hpp). Unset: the `delta` parameter, or 0 for an entry without one.
+  std::function<double(const Params&)> nominal_delta;
   std::function<std::unique_ptr<Learner>(const Params&, const Schema&)> make;
   // Set for a meta-algorithm only: the other entry it fits, for a resolved configuration.
   std::function<InnerFits(const Params&)> inner;

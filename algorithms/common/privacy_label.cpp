@@ -5,7 +5,7 @@
 namespace dpf {
 
 std::string apply_label_rules(const std::string& family_status, const Params& p, const PrivacyBound& b,
-                              const std::vector<std::string>& neutral_quirks) {
+                              const std::vector<std::string>& neutral_quirks, double nominal_delta_given) {
   if (!is_dp_label(family_status)) return family_status;
   // An (epsilon, delta) algorithm keeps its own wording in the rewrites below.
   const std::string& label = family_status;
@@ -15,7 +15,8 @@ std::string apply_label_rules(const std::string& family_status, const Params& p,
         return "published, not " + label + ": reference_quirks " + q +
                " reproduces the authors' code inside the mechanism, so the strict repair no longer holds";
   const double nominal = p.get_double("epsilon");
-  const double nominal_delta = p.has("delta") ? p.get_double("delta") : 0.0;
+  const double nominal_delta =
+      nominal_delta_given >= 0.0 ? nominal_delta_given : p.has("delta") ? p.get_double("delta") : 0.0;
   if (!(b.epsilon <= nominal * (1 + 1e-9)))
     return "published, not " + label + " at the nominal epsilon: the configuration spends up to " +
            canonical_number(b.epsilon) + " (epsilon_apriori), not the nominal " + canonical_number(nominal) +
@@ -45,8 +46,9 @@ AlgorithmInfo complete_entry(AlgorithmInfo a) {
     std::vector<std::string> neutral;
     for (const QuirkSpec& q : a.quirks)
       if (q.privacy_neutral) neutral.push_back(q.name);
-    a.privacy_status = [status = a.privacy_status, bound = a.privacy_bound, neutral](const Params& p, TaskKind t) {
-      return apply_label_rules(status(p, t), p, bound(p, t), neutral);
+    a.privacy_status = [status = a.privacy_status, bound = a.privacy_bound, neutral,
+                        nominal_delta = a.nominal_delta](const Params& p, TaskKind t) {
+      return apply_label_rules(status(p, t), p, bound(p, t), neutral, nominal_delta ? nominal_delta(p) : -1.0);
     };
   }
   return a;

@@ -15,14 +15,15 @@
 
 namespace dpf {
 
+// nominal_delta: rule 3's bound; negative (the default) reads the `delta` parameter (0 without one).
 std::string apply_label_rules(const std::string& family_status, const Params& params, const PrivacyBound& bound,
-                              const std::vector<std::string>& neutral_quirks);
+                              const std::vector<std::string>& neutral_quirks, double nominal_delta = -1.0);
 
 // Completes a family's entry the same way for every algorithm: non-private entries accept the common
 // `strict` and `reference_quirks` keys (so one config sets them uniformly; strict goes just before
 // reference_quirks), an unset privacy_bound
 // becomes {epsilon, epsilon, 0} (private) or {0, 0, 0}, and a private entry's privacy_status is
-// wrapped in apply_label_rules.
+// wrapped in apply_label_rules (with the entry's nominal_delta where it sets one).
 AlgorithmInfo complete_entry(AlgorithmInfo a);
 
 // Statuses and bounds several families share.

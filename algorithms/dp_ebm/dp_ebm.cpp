@@ -315,8 +315,7 @@ std::vector<AlgorithmInfo> dp_ebm_algorithms() {
     return s;
   };
   using P = DpEbmParams;
-  return {with_learner<DpEbmLearner>(
-      a,
+  const ParamSet<P> set =
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total epsilon of binning and boosting (library default 1)"))
           .add(&P::delta,
@@ -345,7 +344,20 @@ std::vector<AlgorithmInfo> dp_ebm_algorithms() {
                              "query in mu (a Gaussian with sigma is (Delta / sigma)-GDP)"),
                {{"gdp", Compose::kGdp}, {"classic", Compose::kClassic}})
           .add(&P::strict, param::strict())
-          .quirk(&P::paper_code, "paper_code"))};
+          .quirk(&P::paper_code, "paper_code");
+  // What a fit charges (fit() above): d binning queries composing to mu_bin and max_rounds * d boosting
+  // steps composing to mu_train (DRS Cor. 3.3). Neither depends on d or R: the per-query noise scales
+  // with sqrt(T) and the sensitivity (§4.1, §4.2), so the plan is read at d = 1, R = 1.
+  a.prior_ledger = [set](const Params& v, TaskKind task) {
+    const DpEbmParams p = set.from(v);
+    const Plan pl = plan_budget(p, 1, 1.0);
+    PrivacyLedger ledger;
+    const PrivacyLedger::ScopeId root = ledger.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "dp-ebm");
+    ledger.charge_gdp(root, "dp-ebm-binning", pl.mu_bin, 1.0, p.strict);
+    ledger.charge_gdp(root, "dp-ebm-leaf-sums", pl.mu_train, 1.0, task != TaskKind::kRegression || p.strict);
+    return ledger;
+  };
+  return {with_learner<DpEbmLearner>(a, set)};
 }
 
 std::unique_ptr<Model> load_dp_ebm_model(const JsonIn& in, const Schema& schema) {

@@ -180,6 +180,27 @@ Budget plan(const LumberjackParams& p) {
                                  p.argmin_threshold);
 }
 
+// The ledger of a fit (§3 item 3): a function of the parameters and their budget only. Every tree
+// reads every row: trees compose sequentially.
+void charge_forest(PrivacyLedger& ledger, const LumberjackParams& p, const Budget& budget) {
+  const PrivacyLedger::ScopeId forest = ledger.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "forest");
+  // The pruning of the whole forest is ONE Gaussian sparse-histogram release calibrated for k counts
+  // per record (§3.2; l2 sensitivity sqrt(k)), (eps_s, delta_s)-DP by the GSHM analysis made exact for
+  // the discrete noise and integer threshold we use (calibration.hpp gshm_delta_discrete); it is not a
+  // zCDP charge, and it has no Rényi-DP bound at any order: a node whose count is 0 without the record
+  // is never released as heavy, and with it is heavy with positive probability (Wilkins et al.'s
+  // case 1), an event of probability 0 under one neighbour only. The argmin quirk can choose a pair that
+  // does not hold delta_s: then uncertified.
+  ledger.charge_approx(forest, "gshm-pruning", budget.epsilon_split, budget.delta_split,
+                       std::sqrt(static_cast<double>(budget.k)), budget.gshm.valid && !p.as_coded_suppression);
+  // Leaves: rho_tree-zCDP per tree (§3.3), rho_total = T rho_tree in all.
+  const char* leaf_name = p.leaf == LeafAlgorithm::kNoisyMajority ? "discrete-gaussian-leaves" : "noisy-max-leaves";
+  for (int t = 0; t < p.n_trees; ++t) {
+    const PrivacyLedger::ScopeId ts_scope = ledger.open_scope(forest, Composition::kSequential, "tree");
+    ledger.charge_zcdp(ts_scope, leaf_name, budget.rho_tree, 1.0);
+  }
+}
+
 class LumberjackLearner : public Learner {
  public:
   // The budget and its calibration (§3) are a pure function of the public parameters: planned once
@@ -240,20 +261,7 @@ class LumberjackLearner : public Learner {
     for (const std::string& e : errors)
       if (!e.empty()) throw Error(e);
 
-    // Ledger (§3 item 3). Every tree reads every row: trees compose sequentially.
-    const PrivacyLedger::ScopeId forest = ctx.ledger.open_scope(PrivacyLedger::kRoot, Composition::kSequential, "forest");
-    // The pruning of the whole forest is ONE Gaussian sparse-histogram release calibrated for k counts
-    // per record (§3.2; l2 sensitivity sqrt(k)), (eps_s, delta_s)-DP by the GSHM analysis made exact for
-    // the discrete noise and integer threshold we use (calibration.hpp gshm_delta_discrete); it is not a
-    // zCDP charge. The argmin quirk can choose a pair that does not hold delta_s: then uncertified.
-    ctx.ledger.charge_approx(forest, "gshm-pruning", M.budget.epsilon_split, M.budget.delta_split,
-                             std::sqrt(static_cast<double>(M.budget.k)), M.budget.gshm.valid && !p_.as_coded_suppression);
-    // Leaves: rho_tree-zCDP per tree (§3.3), rho_total = T rho_tree in all.
-    const char* leaf_name = p_.leaf == LeafAlgorithm::kNoisyMajority ? "discrete-gaussian-leaves" : "noisy-max-leaves";
-    for (std::size_t t = 0; t < T; ++t) {
-      const PrivacyLedger::ScopeId ts_scope = ctx.ledger.open_scope(forest, Composition::kSequential, "tree");
-      ctx.ledger.charge_zcdp(ts_scope, leaf_name, M.budget.rho_tree, 1.0);
-    }
+    charge_forest(ctx.ledger, p_, M.budget);
     ctx.ledger.check_within(p_.epsilon, p_.delta, "lumberjack");
     M.ledger_summary = ctx.ledger.summary();
     return model;
@@ -287,8 +295,7 @@ std::vector<AlgorithmInfo> lumberjack_algorithms() {
   // n = 0 suppression with threshold ceil(tau) + 2, smallest valid tau). Quirks are downgraded by the registry.
   a.privacy_status = [](const Params&, TaskKind) -> std::string { return kApproxDpLabel; };
   using P = LumberjackParams;
-  return {with_learner<LumberjackLearner>(
-      a,
+  const ParamSet<P> set =
       ParamSet<P>()
           .add(&P::epsilon, param::epsilon("total epsilon of the forest (authors' yaml: 4)"))
           .add(&P::delta, param::delta("1e-6", "total delta of the forest (authors' yaml: 1e-6)"))
@@ -308,7 +315,14 @@ std::vector<AlgorithmInfo> lumberjack_algorithms() {
                 {"exponential_mechanism", LeafAlgorithm::kExponentialMechanism}})
           .declare(param::strict())  // the default is already the repaired form (privacy_status)
           .quirk(&P::as_coded_suppression, "as_coded_suppression")
-          .quirk(&P::argmin_threshold, "argmin_threshold"))};
+          .quirk(&P::argmin_threshold, "argmin_threshold");
+  a.prior_ledger = [set](const Params& v, TaskKind) {
+    const LumberjackParams p = set.from(v);
+    PrivacyLedger ledger;
+    charge_forest(ledger, p, plan(p));
+    return ledger;
+  };
+  return {with_learner<LumberjackLearner>(a, set)};
 }
 
 std::unique_ptr<Model> load_lumberjack_model(const JsonIn& in, const Schema& schema) {

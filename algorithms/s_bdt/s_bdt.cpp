@@ -46,6 +46,13 @@ std::vector<AlgorithmInfo> s_bdt_algorithms() {
   const ParamSet<sbdt::SbdtParams> set = sbdt::sbdt_params();
   a.privacy_bound = [set](const Params& v, TaskKind task) { return sbdt::privacy_bound(set.from(v), task); };
   a.privacy_status = [set](const Params& v, TaskKind task) { return sbdt::privacy_status(set.from(v), task); };
+  // A fit charges exactly what its data-independent plan prescribes (booster.cpp: sbdt::charge).
+  a.prior_ledger = [set](const Params& v, TaskKind task) {
+    const sbdt::SbdtParams p = set.from(v);
+    PrivacyLedger ledger;
+    sbdt::charge(ledger, p, sbdt::plan_budget(p, task));
+    return ledger;
+  };
   std::vector<AlgorithmInfo> out{with_learner<SbdtLearner>(a, set)};
   for (AlgorithmInfo& d : dpboost_algorithms()) out.push_back(std::move(d));
   return out;

@@ -275,6 +275,16 @@ double PrivacyLedger::rho_equivalent(ScopeId scope, bool conservative) const {
   return compose_rho(scope, conservative, true);
 }
 
+double PrivacyLedger::rdp_at(int alpha, ScopeId scope, bool conservative) const {
+  check_scope(scope, "rdp_at");
+  if (alpha < kRdpMinOrder || alpha > kRdpMaxOrder)
+    fail("PrivacyLedger::rdp_at: order must be an integer in [", kRdpMinOrder, ", ", kRdpMaxOrder, "], got ", alpha);
+  if (n_approx_ > 0)
+    fail("PrivacyLedger::rdp_at: the ledger holds ", n_approx_, " approximate-DP charges, which are (epsilon, delta)-DP "
+         "only and have no Renyi-DP bound (", summary(), ")");
+  return compose_rdp(scope, conservative, static_cast<double>(alpha));
+}
+
 double PrivacyLedger::epsilon_for(double delta, bool conservative) const {
   if (n_approx_ == 0) return epsilon_without_approx(delta, conservative);
   // Basic composition of the approximate-DP part (E_a, D_a) with the rest at delta - D_a.

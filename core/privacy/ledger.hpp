@@ -126,6 +126,11 @@ class PrivacyLedger {
   //  * With charge_approx charges of composed total (E_a, D_a): delta >= D_a is required (and > D_a
   //    when zCDP charges exist), and the result is E_a + the value above at delta - D_a.
   double epsilon_for(double delta, bool conservative = false) const;
+  // The composed Rényi-DP bound at integer order alpha in [kRdpMinOrder, kRdpMaxOrder] of a scope
+  // (default: the whole fit), as epsilon_for's integer scan reads it: pure charges min(E, alpha S), zCDP
+  // alpha rho, GDP alpha mu^2 / 2, RDP curves at alpha; sum in sequential scopes, max in parallel ones.
+  // A ledger with approximate-DP charges has no Rényi-DP bound: dpf::Error naming them (summary()).
+  double rdp_at(int alpha, ScopeId scope = kRoot, bool conservative = false) const;
   bool certified() const { return certified_; }
   std::size_t n_charges() const { return n_charges_; }
   std::size_t n_scopes() const { return scopes_.size(); }

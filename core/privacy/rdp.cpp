@@ -105,6 +105,47 @@ RdpCurve RdpCurve::single_order(int alpha, double rho) {
   return RdpCurve(std::move(v));
 }
 
+RdpCurve RdpCurve::summand(std::vector<double> values) {
+  RdpCurve c(std::vector<double>(kNumOrders, 0.0));
+  if (values.size() != kNumOrders)
+    fail("RdpCurve::summand: needs one value per order ", kRdpMinOrder, "..", kRdpMaxOrder, " (", kNumOrders, "), got ",
+         values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!(values[i] >= 0.0))
+      fail("RdpCurve::summand: the value at order ", i + kRdpMinOrder, " must be >= 0 or +inf, got ", values[i]);
+  c.v_ = std::move(values);
+  return c;
+}
+
+RandomStoppingOverhead random_stopping_overhead(const RdpCurve& candidate, double gamma) {
+  if (!(gamma > 0.0 && gamma <= 1.0)) fail("random_stopping_overhead: gamma must be in (0, 1], got ", gamma);
+  RandomStoppingOverhead out;
+  std::vector<double> v(kNumOrders, 0.0);
+  if (gamma == 1.0) {  // K = 1: the selection is the candidate itself
+    out.curve = std::make_shared<const RdpCurve>(RdpCurve::summand(std::move(v)));
+    return out;
+  }
+  const double log_k = -std::log(gamma);  // log(1/gamma) = log E[K] for eta = 1
+  out.constant = kInf;
+  for (int lh = kRdpMinOrder; lh <= kRdpMaxOrder; ++lh) {
+    // Papernot & Steinke 2022 Thm 2, eta = 1: (1 + eta) (1 - 1/lambda_hat) eps_hat + (1 + eta) log(1/gamma) / lambda_hat.
+    const double l = static_cast<double>(lh);
+    const double c = 2.0 * (1.0 - 1.0 / l) * candidate.at(lh) + 2.0 * log_k / l;
+    if (c < out.constant) {
+      out.constant = c;
+      out.lambda_hat = lh;
+    }
+  }
+  if (!std::isfinite(out.constant))
+    fail("random_stopping_overhead: the candidate's Renyi-DP curve is +inf at every order ", kRdpMinOrder, "..",
+         kRdpMaxOrder);
+  // Thm 2's last term, log(E[K]) / (lambda - 1), at each integer order lambda.
+  for (int a = kRdpMinOrder; a <= kRdpMaxOrder; ++a)
+    v[static_cast<std::size_t>(a - kRdpMinOrder)] = out.constant + log_k / (a - 1.0);
+  out.curve = std::make_shared<const RdpCurve>(RdpCurve::summand(std::move(v)));
+  return out;
+}
+
 double RdpCurve::at(int alpha) const {
   if (alpha > kRdpMaxOrder) return kInf;
   return v_[static_cast<std::size_t>(std::max(alpha, kRdpMinOrder) - kRdpMinOrder)];

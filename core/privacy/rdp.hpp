@@ -11,6 +11,7 @@
 // Neighbouring relation: add/remove one record (what Poisson subsampling amplification needs).
 #pragma once
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace dpf {
@@ -44,6 +45,12 @@ class RdpCurve {
   // A mechanism known to be (alpha, rho)-RDP at one order only (+inf elsewhere above it; the value at
   // lower orders is rho by monotonicity): e.g. the individual Rényi filter's budget (s-bdt.md §3.6).
   static RdpCurve single_order(int alpha, double rho);
+  // A summand of a composed bound, not a mechanism's own curve: the values are kept as given (no
+  // suffix-minimum tightening), because only their sum with the other charges at each integer order is
+  // a Rényi bound, and the monotonicity that justifies the tightening holds for that sum alone. Read at
+  // a real order as at(ceil(alpha)) like every curve: the sum at ceil(alpha) bounds the composed
+  // mechanism at ceil(alpha), hence at alpha. E.g. the random-stopping overhead below.
+  static RdpCurve summand(std::vector<double> values);
 
   // The bound at integer order alpha (>= 2; +inf above kRdpMaxOrder; the order-2 bound below 2).
   double at(int alpha) const;
@@ -53,6 +60,28 @@ class RdpCurve {
  private:
   std::vector<double> v_;
 };
+
+// ---- Private selection by random stopping -----------------------------------------------------
+// Papernot & Steinke, "Hyperparameter tuning with Renyi differential privacy" (ICLR 2022, arXiv
+// 2110.03620v2), Thm 2 with eta = 1. The selection A runs a candidate mechanism Q a random number K of
+// times, K ~ Geometric(gamma) on {1, 2, ...} (their Definition 1, the truncated negative binomial
+// D_{eta, gamma} at eta = 1: P[K = k] = gamma (1 - gamma)^(k - 1), E[K] = 1 / gamma), drawn independently
+// of the data, and outputs the run with the best score. If Q is (lambda, eps)-RDP and (lambda_hat,
+// eps_hat)-RDP (lambda > 1, lambda_hat >= 1, gamma in (0, 1)), A is (lambda, eps')-RDP with
+//   eps' = eps + (1 + eta) (1 - 1/lambda_hat) eps_hat + (1 + eta) log(1/gamma) / lambda_hat
+//              + log(E[K]) / (lambda - 1)
+//        = eps + c + log(1/gamma) / (lambda - 1),
+//   c    = 2 (1 - 1/lambda_hat) eps_hat + 2 log(1/gamma) / lambda_hat   (eta = 1, E[K] = 1/gamma).
+// lambda_hat is free, so c is minimised over the integer orders 2 .. kRdpMaxOrder of the candidate's
+// curve (a subset of [1, inf): a valid, possibly looser, choice). With gamma = 1, K = 1 and A is Q:
+// the overhead is 0.
+struct RandomStoppingOverhead {
+  double constant = 0.0;            // c above (0 when gamma = 1)
+  int lambda_hat = kRdpMinOrder;    // the minimising order
+  std::shared_ptr<const RdpCurve> curve;  // summand: c + log(1/gamma) / (lambda - 1) at each order lambda
+};
+// candidate: Q's curve (finite at some order); gamma in (0, 1].
+RandomStoppingOverhead random_stopping_overhead(const RdpCurve& candidate, double gamma);
 
 // Conversions of an (alpha, rho)-RDP guarantee to (epsilon, delta)-DP, delta in (0, 1), alpha > 1:
 //  * Canonne, Kamath & Steinke 2020 Prop. 12 (= Balle et al. 2020 Thm 21, Asoodeh et al. 2021): the
