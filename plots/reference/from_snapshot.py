@@ -151,16 +151,6 @@ def keep_full_precision(doc, old):
         e["delta"] = o.get("delta")
 
 
-def _strip_root(value, tmp_root, results_root):
-    if isinstance(value, str):
-        return value.replace(" RESULTS=" + tmp_root, "").replace(tmp_root, results_root)
-    if isinstance(value, list):
-        return [_strip_root(v, tmp_root, results_root) for v in value]
-    if isinstance(value, dict):
-        return {k: _strip_root(v, tmp_root, results_root) for k, v in value.items()}
-    return value
-
-
 def published_from_snapshot(dpforest, configs_root, ref_dir, paper, cwd=None):
     """(doc, None) with published.json recomputed from the snapshot in ref_dir, or (None, why)."""
     pub = os.path.join(configs_root, paper, "published.yaml")
@@ -189,7 +179,7 @@ def published_from_snapshot(dpforest, configs_root, ref_dir, paper, cwd=None):
             return None, f"{dpforest} check-published {pub} failed (exit {p.returncode}): {p.stderr.strip()}"
         with open(out) as f:
             doc = json.load(f)
-        doc = _strip_root(doc, tmp, (old or {}).get("results_root", "results"))
+        doc = ref.strip_root(doc, tmp, (old or {}).get("results_root", "results"))
         keep_full_precision(doc, old)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -192,6 +192,29 @@ def fold_values(row, primary):
     return [as_float(x) for x in (row.get(FOLDS_PREFIX + primary) or "").split()]
 
 
+def strip_root(value, root, label):
+    """`value` (a string, or lists and dicts of them) with the results root `root` made portable: a
+    command's ` RESULTS=<root>` is dropped (the command then targets the default results/), and any
+    other mention of `root` becomes `label`."""
+    if isinstance(value, str):
+        return value.replace(" RESULTS=" + root, "").replace(root, label)
+    if isinstance(value, list):
+        return [strip_root(v, root, label) for v in value]
+    if isinstance(value, dict):
+        return {k: strip_root(v, root, label) for k, v in value.items()}
+    return value
+
+
+def portable_root(results_root, checkout):
+    """How a snapshot records its results root: as given when relative, relative to the checkout when
+    inside it, else `results` (a folder elsewhere on the machine that took the snapshot means nothing
+    to a reader of the committed copy, who reruns into the default results/)."""
+    if not os.path.isabs(results_root):
+        return results_root
+    rel = os.path.relpath(os.path.realpath(results_root), os.path.realpath(checkout))
+    return "results" if rel == ".." or rel.startswith(".." + os.sep) else rel
+
+
 def experiment_status(dpforest, config, results_root):
     """Progress of a config's run from `dpforest status`: dict(cells_done, cells_total, tasks_done,
     tasks_total), or {"formula": True} for a formula table (complete once results.csv exists)."""

@@ -104,7 +104,15 @@ def published_json(args, paper, out_dir):
     with open(tmp) as f:
         doc = json.load(f)
     os.remove(tmp)
+    label = recorded_root(args)
+    if label != args.results:
+        doc = ref.strip_root(doc, args.results, label)
     return f"{paper}: published.json: " + write_published_json(doc, pub, out_dir)
+
+
+def recorded_root(args):
+    """The results root as the committed snapshot records it (reference.portable_root)."""
+    return ref.portable_root(args.results, os.path.dirname(os.path.abspath(args.configs)))
 
 
 def published_only(args, by_paper):
@@ -221,7 +229,7 @@ def main():
                 "git_dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
                                       ":(exclude)results/reference")),
                 "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "results_root": args.results,
+                "results_root": recorded_root(args),
                 "format": "reference snapshot v1 (plots/reference/reference.py)",
                 "experiments": dict(sorted(experiments.items()))}
         with open(meta_path + ".tmp", "w") as f:

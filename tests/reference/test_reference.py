@@ -186,6 +186,16 @@ def main():
         with open(snap_csv, newline="") as f:
             snap = list(csv.DictReader(f))
         check(len(snap) == 3 and all(r["n"] == "10" for r in snap), "3 cells of 10 tasks in the snapshot")
+        # The committed copy names no folder of the machine that took it: a results root outside the
+        # checkout is recorded as `results`, one inside it relative to the checkout.
+        with open(os.path.join(ref, "selftest", "meta.yaml")) as f:
+            meta_text = f.read()
+        check("results_root: results\n" in meta_text and tmp not in meta_text,
+              f"meta.yaml records a portable results root, not {res}")
+        check(refmod.portable_root(os.path.join(ROOT, "out", "r"), ROOT) == os.path.join("out", "r")
+              and refmod.portable_root("rel/results", ROOT) == "rel/results"
+              and refmod.strip_root({"c": [f"make x RESULTS={res}", f"see {res}/a"]}, res, "results")
+              == {"c": ["make x", "see results/a"]}, "portable_root and strip_root")
         cells = {r["label"]: r["cell"] for r in snap}
 
         # 2. A fresh run from scratch in another results root: identical.
