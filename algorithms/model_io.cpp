@@ -33,7 +33,7 @@ const Loader kLoaders[] = {
     {"matrix-rf", &load_matrix_rf_model},   // algorithms/matrix_rf: its training methods
     {"dp-ebm", &load_dp_ebm_model},         // algorithms/dp_ebm
     {"boosted", &load_boosted_model},       // algorithms/s_bdt: s-bdt, dpboost
-    {"tuned", &load_tuned},                 // algorithms/tuning: private-selection, oracle-tuning
+    {"tuned", &load_tuned},                 // algorithms/tuning: the three tuning entries
 };
 
 }  // namespace

@@ -55,7 +55,7 @@ std::vector<AlgorithmInfo> build_table() {
   std::vector<AlgorithmInfo> table;
   for (const auto& family : families)
     for (const AlgorithmInfo& a : family) table.push_back(complete_entry(a));
-  // private-selection, oracle-tuning: meta-algorithms over the entries above, which they find through
+  // private-selection, enumerated-selection, oracle-tuning: meta-algorithms over the entries above, which they find through
   // find_algorithm when they fit (after this table is built), so their folder includes no family.
   const AlgorithmLookup lookup = [](const std::string& name) -> const AlgorithmInfo& { return find_algorithm(name); };
   for (const AlgorithmInfo& a : tuning_algorithms(lookup)) table.push_back(complete_entry(a));

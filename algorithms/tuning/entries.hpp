@@ -1,4 +1,4 @@
-// The two registry entries of this folder and the parameters they share (tuning.cpp).
+// The three registry entries of this folder and the parameters they share (tuning.cpp).
 #pragma once
 #include <string>
 #include <vector>
@@ -16,7 +16,8 @@ struct TuningParams {
   double epsilon = 1;
   std::string base = "dp-ert", base_params = "none", grid = "max_depth=3,5;n_trees=5,10";
   bool strict = false;
-  double stop_probability = 0.1, validation_fraction = 0.2;  // private-selection
+  double stop_probability = 0.1;     // private-selection
+  double validation_fraction = 0.2;  // private-selection, enumerated-selection
   int inner_folds = 3;                                       // oracle-tuning
 };
 
@@ -25,6 +26,7 @@ struct TuningParams {
 ParamSet<TuningParams> tuning_param_set(std::string epsilon_doc);
 
 AlgorithmInfo private_selection_algorithm(AlgorithmLookup lookup);
+AlgorithmInfo enumerated_selection_algorithm(AlgorithmLookup lookup);
 AlgorithmInfo oracle_tuning_algorithm(AlgorithmLookup lookup);
 
 }  // namespace dpf

@@ -61,12 +61,13 @@ std::vector<std::map<std::string, std::string>> expand_grid(const std::string& t
   return points;
 }
 
-TuningSetup tuning_setup(const TuningParams& t, double candidate_epsilon) {
+TuningSetup tuning_setup(const TuningParams& t, double candidate_epsilon, double candidate_delta) {
   const std::string who = "algorithm '" + t.name + "'";
   TuningSetup s;
   s.base = &t.lookup(t.base);
-  require(s.base->name != "private-selection" && s.base->name != "oracle-tuning", who,
-          ": base '", s.base->name, "' is itself a tuning meta-algorithm");
+  require(s.base->name != "private-selection" && s.base->name != "enumerated-selection" &&
+              s.base->name != "oracle-tuning",
+          who, ": base '", s.base->name, "' is itself a tuning meta-algorithm");
   const auto fixed = parse_assignments(t.base_params, who + ": base_params");
   const auto grid = expand_grid(t.grid, who + ": grid");
   auto has = [&](const std::string& name) {
@@ -87,6 +88,10 @@ TuningSetup tuning_setup(const TuningParams& t, double candidate_epsilon) {
     }
     if (!given.count("strict") && has("strict")) given["strict"] = t.strict ? "true" : "false";
     if (s.base->private_algorithm) given["epsilon"] = canonical_number(candidate_epsilon);
+    if (candidate_delta >= 0.0) {
+      require(has("delta"), who, ": base '", s.base->name, "' has no delta to divide");
+      given["delta"] = canonical_number(candidate_delta);
+    }
     s.candidates.push_back(resolve_params(s.base->name, s.base->params, given, who + " (grid point " + text + ")"));
     s.point_text.push_back(text);
   }

@@ -32,8 +32,9 @@ struct TuningSetup {
 // Resolves every grid point of `t` (base, base_params, grid, strict) at the base's `epsilon` =
 // candidate_epsilon. The wrapper's `strict` is passed on unless base_params sets it. The grid may not
 // set epsilon (the meta-algorithm divides it) nor a key the base lacks (an error naming the wrapper,
-// the base and the key).
-TuningSetup tuning_setup(const TuningParams& t, double candidate_epsilon);
+// the base and the key). A candidate_delta >= 0 also sets the base's `delta` at every point, over
+// base_params and the grid (a meta-algorithm that divides delta as well).
+TuningSetup tuning_setup(const TuningParams& t, double candidate_epsilon, double candidate_delta = -1.0);
 
 // The score a candidate is judged by on validation rows it was not fitted on, larger is better:
 //   classification: the number of correctly predicted rows;

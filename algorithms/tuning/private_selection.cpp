@@ -48,11 +48,29 @@ constexpr double kSelectionFactor = 3.0;  // Liu & Talwar 2019, Thm 3.4: 3 eps_c
 
 }  // namespace
 
+CandidateRun run_candidate(const TuningSetup& setup, std::size_t k, const Dataset& data,
+                           std::span<const uint32_t> fit_rows, std::span<const uint32_t> validation_rows, const Rng& run,
+                           int threads, double score_epsilon, const CandidateCheck& check, const std::string& who) {
+  const Params& c = setup.candidates[k];
+  FitContext cctx{run.derive("fit"), PrivacyLedger(), threads};
+  CandidateRun out;
+  out.model = setup.base->make(c, data.schema())->fit(data, fit_rows, cctx);  // step 3
+  check(cctx.ledger, k);
+  Rng score_rng = run.derive("score");
+  const double raw = validation_score(*out.model, data, validation_rows);
+  for (const auto& [name, value] : out.model->extra_columns())
+    require(name != "epsilon_spent", who, ": the base releases private output in predict(), so a validation "
+            "score would spend budget the selection does not account for");
+  // Step 4: the secure Laplace mechanism at score_epsilon, sensitivity score_sensitivity (grid.hpp).
+  out.score = laplace_mechanism(score_rng, raw, score_sensitivity(data.schema()), score_epsilon);
+  out.ledger = std::move(cctx.ledger);
+  return out;
+}
+
 SelectionRun run_random_stopping(const TuningSetup& setup, const TuningParams& p, const Dataset& data,
                                  std::span<const uint32_t> rows, FitContext& ctx, double score_epsilon,
                                  const CandidateCheck& check, const std::string& who) {
   const double gamma = p.stop_probability;
-  const double sensitivity = score_sensitivity(data.schema());
   std::vector<uint32_t> fit_rows, validation_rows;
   split_validation(rows, p.validation_fraction, ctx.rng.derive("validation-split"), fit_rows, validation_rows);
 
@@ -61,21 +79,13 @@ SelectionRun run_random_stopping(const TuningSetup& setup, const TuningParams& p
   for (bool stop = false; !stop; ++out.runs) {
     Rng run = ctx.rng.derive("candidate-run").derive(static_cast<uint64_t>(out.runs));
     const int k = static_cast<int>(run.below(setup.candidates.size()));  // step 1: uniform grid point
-    const Params& c = setup.candidates[static_cast<std::size_t>(k)];
-    FitContext cctx{run.derive("fit"), PrivacyLedger(), ctx.threads};
-    std::unique_ptr<Model> model = setup.base->make(c, data.schema())->fit(data, fit_rows, cctx);  // step 3
-    check(cctx.ledger, static_cast<std::size_t>(k));
-    Rng score_rng = run.derive("score");
-    const double raw = validation_score(*model, data, validation_rows);
-    for (const auto& [name, value] : model->extra_columns())
-      require(name != "epsilon_spent", who, ": the base releases private output in predict(), so a validation "
-              "score would spend budget the selection does not account for");
-    const double noisy = laplace_mechanism(score_rng, raw, sensitivity, score_epsilon);  // step 4
-    if (noisy > out.best_score) {
-      out.best_score = noisy;
+    CandidateRun c = run_candidate(setup, static_cast<std::size_t>(k), data, fit_rows, validation_rows, run,
+                                   ctx.threads, score_epsilon, check, who);
+    if (c.score > out.best_score) {
+      out.best_score = c.score;
       out.best_index = k;
-      out.best = std::move(model);
-      out.best_ledger = std::move(cctx.ledger);
+      out.best = std::move(c.model);
+      out.best_ledger = std::move(c.ledger);
     }
     stop = run.derive("stop").bernoulli(gamma);  // T ~ Geometric(gamma), independent of the data
   }

@@ -68,19 +68,6 @@ RdpSelectionPlan evaluate(const TuningParams& t, TaskKind task, double eps_c, do
   return r;
 }
 
-// The base's delta, the same for every grid point.
-double base_delta(const TuningParams& t, const std::string& who) {
-  const TuningSetup s = tuning_setup(t, t.epsilon);
-  double delta = -1.0;
-  for (std::size_t i = 0; i < s.candidates.size(); ++i) {
-    const double d = s.candidates[i].get_double("delta");
-    require(delta < 0.0 || d == delta, who, ": the grid may not vary delta (grid point ", s.point_text[i],
-            "): the tuned pipeline's delta is the base's, one value");
-    delta = d;
-  }
-  return delta;
-}
-
 std::shared_ptr<const RdpSelectionPlan> compute_plan(const TuningParams& t, TaskKind task) {
   const TuningSetup probe = tuning_setup(t, t.epsilon);
   const std::string who = "private-selection over '" + probe.base->name + "'";
@@ -119,6 +106,18 @@ std::shared_ptr<const RdpSelectionPlan> compute_plan(const TuningParams& t, Task
 }
 
 }  // namespace
+
+double base_delta(const TuningParams& t, const std::string& who) {
+  const TuningSetup s = tuning_setup(t, t.epsilon);
+  double delta = -1.0;
+  for (std::size_t i = 0; i < s.candidates.size(); ++i) {
+    const double d = s.candidates[i].get_double("delta");
+    require(delta < 0.0 || d == delta, who, ": the grid may not vary delta (grid point ", s.point_text[i],
+            "): the tuned pipeline's delta is the base's, one value");
+    delta = d;
+  }
+  return delta;
+}
 
 bool takes_delta(const AlgorithmInfo& base) {
   return std::any_of(base.params.begin(), base.params.end(), [](const ParamSpec& p) { return p.name == "delta"; });

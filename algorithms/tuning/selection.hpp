@@ -1,5 +1,6 @@
 // The pieces of private-selection (private_selection.cpp) that its two accountings share or that the
-// Rényi-DP accounting adds (rdp_selection.cpp).
+// Rényi-DP accounting adds (rdp_selection.cpp), and that enumerated-selection
+// (enumerated_selection.cpp) reuses: one candidate run and the base's delta.
 //
 // Which accounting a base gets: a base that takes `delta` is an (epsilon, delta) algorithm and gets the
 // Rényi-DP one (Papernot & Steinke 2022, Thm 2); every other base gets the pure one (Liu & Talwar 2019,
@@ -29,12 +30,26 @@ struct SelectionRun {
   int best_index = -1, runs = 0;
 };
 using CandidateCheck = std::function<void(const PrivacyLedger&, std::size_t)>;
+// One run of the candidate mechanism Q at grid index k (steps 3-4 of private_selection.cpp's header):
+// the base fitted on fit_rows with the stream run.derive("fit") (its ledger passed to check, then kept),
+// and its validation score on validation_rows plus Laplace noise at score_epsilon from run.derive("score").
+struct CandidateRun {
+  std::unique_ptr<Model> model;
+  PrivacyLedger ledger;
+  double score = 0.0;  // noisy
+};
+CandidateRun run_candidate(const TuningSetup& setup, std::size_t k, const Dataset& data,
+                           std::span<const uint32_t> fit_rows, std::span<const uint32_t> validation_rows, const Rng& run,
+                           int threads, double score_epsilon, const CandidateCheck& check, const std::string& who);
 SelectionRun run_random_stopping(const TuningSetup& setup, const TuningParams& p, const Dataset& data,
                                  std::span<const uint32_t> rows, FitContext& ctx, double score_epsilon,
                                  const CandidateCheck& check, const std::string& who);
 
 // True when the base is an (epsilon, delta) algorithm (it declares `delta`).
 bool takes_delta(const AlgorithmInfo& base);
+// The base's delta (base_params or the base's default), the same at every grid point: a grid that
+// varies it is an error naming `who` (the tuned pipeline's delta is the base's, one value).
+double base_delta(const TuningParams& t, const std::string& who);
 
 // The Rényi-DP accounting of a private selection over an (epsilon, delta) base, fixed before any data
 // is read (a function of the parameters and the task only):

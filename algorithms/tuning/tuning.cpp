@@ -33,7 +33,7 @@ ParamSet<TuningParams> tuning_param_set(std::string epsilon_doc) {
 }
 
 std::vector<AlgorithmInfo> tuning_algorithms(AlgorithmLookup lookup) {
-  return {private_selection_algorithm(lookup), oracle_tuning_algorithm(lookup)};
+  return {private_selection_algorithm(lookup), enumerated_selection_algorithm(lookup), oracle_tuning_algorithm(lookup)};
 }
 
 }  // namespace dpf
