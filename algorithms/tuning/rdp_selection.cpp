@@ -46,7 +46,8 @@ RdpSelectionPlan evaluate(const TuningParams& t, TaskKind task, double eps_c, do
     require(!prior.has_approx(), who, ": candidate ", r.setup.point_text[i], " of base '", base.name,
             "' charges (epsilon, delta)-DP mechanisms with no Renyi-DP bound at any order (", prior.summary(),
             "); Papernot & Steinke's Thm 2 needs the candidates' Renyi-DP at two orders, so private selection "
-            "refuses this base (its oracle-tuning row is not DP either)");
+            "refuses this base (its oracle-tuning row is not DP either); use enumerated-selection, which fits "
+            "every grid point once at (epsilon/k, delta/k) and needs only basic composition");
     // Q = fit part | validation score (parallel); the score is the Laplace mechanism at eps_c (pure).
     PrivacyLedger cand(Composition::kParallel);
     cand.absorb(PrivacyLedger::kRoot, prior);

@@ -1,7 +1,8 @@
 // Private selection over (epsilon, delta) bases (algorithms/tuning/rdp_selection.cpp): Papernot &
 // Steinke 2022 Thm 2 accounting. A fit over DP-EBM and over S-BDT stays within the nominal (epsilon,
 // delta) by the ledger, the ledger shows the candidate's and the selection's shares, the label and the
-// a-priori bound follow, and a base without a Renyi-DP curve (Lumberjack's GSHM pruning) is refused.
+// a-priori bound follow, and a base without a Renyi-DP curve (Lumberjack's GSHM pruning) is refused,
+// pointing at enumerated-selection.
 #include <map>
 #include <string>
 
@@ -68,6 +69,9 @@ TEST_SUITE("unit") {
     const Params lj = resolve_params(a.name, a.params, {{"base", "lumberjack"}, {"grid", "max_depth=2,3"}}, "test");
     CHECK_THROWS_WITH_AS(a.privacy_status(lj, TaskKind::kClassification), doctest::Contains("no Renyi-DP bound"), Error);
     CHECK_THROWS_WITH_AS(a.privacy_status(lj, TaskKind::kClassification), doctest::Contains("gshm-pruning"), Error);
+    // ... and points at the entry that takes it (basic composition over the grid).
+    CHECK_THROWS_WITH_AS(a.privacy_status(lj, TaskKind::kClassification), doctest::Contains("use enumerated-selection"),
+                         Error);
     const Dataset d = synthetic(100, TaskKind::kClassification, 9);
     CHECK_THROWS_WITH_AS(fit_registry("private-selection", {{"base", "lumberjack"}, {"grid", "max_depth=2,3"}}, d),
                          doctest::Contains("refuses this base"), Error);
