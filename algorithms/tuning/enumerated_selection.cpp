@@ -33,6 +33,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <memory>
+#include <mutex>
 
 #include "algorithms/common/shared_params.hpp"
 #include "algorithms/tuning/entries.hpp"
@@ -93,10 +95,10 @@ class EnumeratedSelectionLearner : public Learner {
   explicit EnumeratedSelectionLearner(TuningParams p) : p_(std::move(p)) {}
 
   std::unique_ptr<Model> fit(const Dataset& data, std::span<const uint32_t> rows, FitContext& ctx) const override {
-    const EnumerationPlan plan = plan_enumeration(p_);
+    const Prepared& prepared = prepare(data.schema());
+    const EnumerationPlan& plan = prepared.plan;
     const TuningSetup& setup = plan.setup;
     const std::string& who = plan.who;
-    require(setup.base->private_algorithm, who, ": the base is not a private algorithm");
     require(setup.base->supports(data.task()), who, ": the base does not support ", to_string(data.task()));
     const double eps_c = plan.candidate_epsilon, delta_c = plan.candidate_delta;
     const CandidateCheck check = [&](const PrivacyLedger& ledger, std::size_t i) {
@@ -115,7 +117,8 @@ class EnumeratedSelectionLearner : public Learner {
     for (std::size_t i = 0; i < k; ++i) {
       const Rng run = ctx.rng.derive("enumerated-run").derive(static_cast<uint64_t>(i));
       // Fit on F at (eps_c, delta_c), checked; Laplace score on V at eps_c (Dwork & Roth 2014 Thm 3.6).
-      CandidateRun c = run_candidate(setup, i, data, fit_rows, validation_rows, run, ctx.threads, eps_c, check, who);
+      CandidateRun c =
+          run_candidate(*prepared.learners[i], i, data, fit_rows, validation_rows, run, ctx.threads, eps_c, check, who);
       certified = certified && c.ledger.certified();
       if (c.score > best_score) {
         best_score = c.score;
@@ -141,7 +144,30 @@ class EnumeratedSelectionLearner : public Learner {
   }
 
  private:
+  // The plan and the candidates' learners: a function of the parameters and the schema only, made at
+  // the first fit and reused by later fits of this learner (a base may calibrate its mechanism when made,
+  // as Lumberjack's GSHM does, which dominates a fit on tiny data such as the audit's 10^5 fits). A
+  // learner serves the schema it was made for and is not fitted concurrently (callers make one per
+  // thread), so neither are the candidates' learners.
+  struct Prepared {
+    EnumerationPlan plan;
+    std::vector<std::unique_ptr<Learner>> learners;
+  };
+  const Prepared& prepare(const Schema& schema) const {
+    std::call_once(once_, [&] {
+      auto made = std::make_unique<Prepared>();
+      made->plan = plan_enumeration(p_);
+      const TuningSetup& setup = made->plan.setup;
+      require(setup.base->private_algorithm, made->plan.who, ": the base is not a private algorithm");
+      for (const Params& c : setup.candidates) made->learners.push_back(setup.base->make(c, schema));
+      prepared_ = std::move(made);
+    });
+    return *prepared_;
+  }
+
   TuningParams p_;
+  mutable std::once_flag once_;
+  mutable std::unique_ptr<const Prepared> prepared_;
 };
 
 std::string status(const TuningParams& t, TaskKind task) {

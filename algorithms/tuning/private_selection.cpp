@@ -48,13 +48,12 @@ constexpr double kSelectionFactor = 3.0;  // Liu & Talwar 2019, Thm 3.4: 3 eps_c
 
 }  // namespace
 
-CandidateRun run_candidate(const TuningSetup& setup, std::size_t k, const Dataset& data,
+CandidateRun run_candidate(const Learner& learner, std::size_t k, const Dataset& data,
                            std::span<const uint32_t> fit_rows, std::span<const uint32_t> validation_rows, const Rng& run,
                            int threads, double score_epsilon, const CandidateCheck& check, const std::string& who) {
-  const Params& c = setup.candidates[k];
   FitContext cctx{run.derive("fit"), PrivacyLedger(), threads};
   CandidateRun out;
-  out.model = setup.base->make(c, data.schema())->fit(data, fit_rows, cctx);  // step 3
+  out.model = learner.fit(data, fit_rows, cctx);  // step 3
   check(cctx.ledger, k);
   Rng score_rng = run.derive("score");
   const double raw = validation_score(*out.model, data, validation_rows);
@@ -79,7 +78,8 @@ SelectionRun run_random_stopping(const TuningSetup& setup, const TuningParams& p
   for (bool stop = false; !stop; ++out.runs) {
     Rng run = ctx.rng.derive("candidate-run").derive(static_cast<uint64_t>(out.runs));
     const int k = static_cast<int>(run.below(setup.candidates.size()));  // step 1: uniform grid point
-    CandidateRun c = run_candidate(setup, static_cast<std::size_t>(k), data, fit_rows, validation_rows, run,
+    const auto learner = setup.base->make(setup.candidates[static_cast<std::size_t>(k)], data.schema());
+    CandidateRun c = run_candidate(*learner, static_cast<std::size_t>(k), data, fit_rows, validation_rows, run,
                                    ctx.threads, score_epsilon, check, who);
     if (c.score > out.best_score) {
       out.best_score = c.score;

@@ -31,14 +31,15 @@ struct SelectionRun {
 };
 using CandidateCheck = std::function<void(const PrivacyLedger&, std::size_t)>;
 // One run of the candidate mechanism Q at grid index k (steps 3-4 of private_selection.cpp's header):
-// the base fitted on fit_rows with the stream run.derive("fit") (its ledger passed to check, then kept),
-// and its validation score on validation_rows plus Laplace noise at score_epsilon from run.derive("score").
+// `learner` (the base made at grid point k) fitted on fit_rows with the stream run.derive("fit") (its
+// ledger passed to check(ledger, k), then kept), and its validation score on validation_rows plus
+// Laplace noise at score_epsilon from run.derive("score").
 struct CandidateRun {
   std::unique_ptr<Model> model;
   PrivacyLedger ledger;
   double score = 0.0;  // noisy
 };
-CandidateRun run_candidate(const TuningSetup& setup, std::size_t k, const Dataset& data,
+CandidateRun run_candidate(const Learner& learner, std::size_t k, const Dataset& data,
                            std::span<const uint32_t> fit_rows, std::span<const uint32_t> validation_rows, const Rng& run,
                            int threads, double score_epsilon, const CandidateCheck& check, const std::string& who);
 SelectionRun run_random_stopping(const TuningSetup& setup, const TuningParams& p, const Dataset& data,

@@ -136,6 +136,22 @@ TEST_SUITE("unit") {
     }
   }
 
+  TEST_CASE("enumerated selection: a learner fitted again (its candidates' learners reused) fits as a fresh one") {
+    const Dataset d = synthetic(200, TaskKind::kClassification, 17);
+    const AlgorithmInfo& a = find_algorithm("enumerated-selection");
+    const auto given = lumberjack_grid(1.0);
+    const Params p = resolve_params(a.name, a.params, given, "test");
+    const std::unique_ptr<Learner> learner = a.make(p, d.schema());
+    const std::vector<uint32_t> rows = all_rows(d.n_rows());
+    for (const uint64_t seed : {3, 4, 3}) {
+      FitContext ctx{Rng(seed), PrivacyLedger(), 1};
+      const std::unique_ptr<Model> reused = learner->fit(d, rows, ctx);
+      const Fitted fresh = fit_registry("enumerated-selection", given, d, seed);
+      CHECK(reused->released() == fresh.model->released());
+      CHECK(ctx.ledger.summary() == fresh.ledger.summary());
+    }
+  }
+
   TEST_CASE("enumerated selection: over an epsilon-DP base it is epsilon-DP and picks the better point") {
     const Dataset d = xor_data(2000, 3);
     const AlgorithmInfo& a = find_algorithm("enumerated-selection");
