@@ -49,6 +49,23 @@ inline Dataset synthetic(std::size_t n, TaskKind task, uint64_t seed = 1) {
   return d;
 }
 
+// y = [x0 > 0.5] XOR [x1 > 0.5] on two uniform features: a depth-1 tree is at chance, a depth-3 tree
+// nearly perfect (the tuning tests' data, where the grid's depth decides).
+inline Dataset xor_data(std::size_t n, uint64_t seed) {
+  Schema s;
+  for (int f = 0; f < 2; ++f) s.features.push_back(Feature{"x" + std::to_string(f), FeatureKind::kNumeric, 0.0, 1.0, {}});
+  s.target.name = "y";
+  s.target.classes = {"0", "1"};
+  Dataset d("xor", s);
+  Rng rng(seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x[2] = {rng.uniform(), rng.uniform()};
+    d.add_row(x, (x[0] > 0.5) != (x[1] > 0.5) ? 1.0 : 0.0);
+  }
+  d.validate();
+  return d;
+}
+
 // One numeric feature x on [0, 1], classes {0, 1}: a row per (x, class) pair.
 inline Dataset one_feature(const std::vector<std::pair<double, int>>& rows) {
   Schema s;

@@ -11,22 +11,6 @@
 namespace dpf::test {
 namespace {
 
-// y = [x0 > 0.5] XOR [x1 > 0.5]: a depth-1 tree is at chance, a depth-3 tree nearly perfect.
-Dataset xor_data(std::size_t n, uint64_t seed) {
-  Schema s;
-  for (int f = 0; f < 2; ++f) s.features.push_back(Feature{"x" + std::to_string(f), FeatureKind::kNumeric, 0.0, 1.0, {}});
-  s.target.name = "y";
-  s.target.classes = {"0", "1"};
-  Dataset d("xor", s);
-  Rng rng(seed);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double x[2] = {rng.uniform(), rng.uniform()};
-    d.add_row(x, (x[0] > 0.5) != (x[1] > 0.5) ? 1.0 : 0.0);
-  }
-  d.validate();
-  return d;
-}
-
 std::string column(const Model& m, const std::string& name) {
   for (const auto& [k, v] : m.extra_columns())
     if (k == name) return v;
