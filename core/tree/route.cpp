@@ -101,10 +101,17 @@ RowBlock::RowBlock(const Dataset& data) : columns_(data.n_features()), n_feature
 void RowBlock::load(std::span<const uint32_t> rows) {
   require(rows.size() <= kRows, "RowBlock: at most ", kRows, " rows");
   n_ = rows.size();
+  if (n_ == 0) return;
+  // Consecutive rows (scoring a whole file, or a contiguous range) are a plain copy per feature, which
+  // the compiler vectorises; any other order is a gather.
+  bool consecutive = true;
+  for (std::size_t k = 1; k < n_; ++k) consecutive &= rows[k] == rows[0] + k;
   for (std::size_t f = 0; f < n_features_; ++f) {
     const double* col = columns_[f];
     double* out = values_.data() + f * kRows;
-    for (std::size_t k = 0; k < n_; ++k) out[k] = col[rows[k]];
+    if (consecutive) std::copy(col + rows[0], col + rows[0] + n_, out);
+    else
+      for (std::size_t k = 0; k < n_; ++k) out[k] = col[rows[k]];
   }
 }
 
@@ -144,7 +151,7 @@ inline void route_group(const RouteNode* nodes, const double* x, int levels, int
 }  // namespace
 
 void RowBlock::route(std::span<const RouteNode> nodes, int levels, int32_t* at) const {
-  constexpr int kGroup = 8;  // independent paths in flight
+  constexpr int kGroup = 16;  // independent paths in flight
   std::size_t k = 0;
   for (; k + kGroup <= n_; k += kGroup) route_group<kGroup>(nodes.data(), values_.data() + k, levels, at + k);
   for (; k < n_; ++k) route_group<1>(nodes.data(), values_.data() + k, levels, at + k);
