@@ -84,6 +84,28 @@ Tree random_tree(Rng& rng, int depth, int outputs) {
 }  // namespace
 
 TEST_SUITE("unit") {
+  TEST_CASE("RowBlock::load copies rows[k]'s values, whether the rows are consecutive or not") {
+    Dataset d = awkward_dataset(1000, 3);
+    RowBlock block(d);
+    const std::vector<std::vector<uint32_t>> cases = {
+        {5, 6, 7, 8, 9},                      // consecutive: the plain-copy path
+        {9, 8, 7, 6, 5},                      // descending
+        {5, 6, 7, 8, 10},                     // consecutive but for the last
+        {0},                                  // one row
+        {999, 3, 500, 500, 1}};               // a gather with a repeat
+    for (const auto& rows : cases) {
+      block.load(rows);
+      REQUIRE(block.size() == rows.size());
+      for (std::size_t k = 0; k < rows.size(); ++k)
+        for (std::size_t f = 0; f < d.n_features(); ++f) {
+          CAPTURE(k);
+          CAPTURE(f);
+          const double want = d.column(f)[rows[k]];
+          REQUIRE(((std::isnan(want) && std::isnan(block.value(k, f))) || block.value(k, f) == want));
+        }
+    }
+  }
+
   TEST_CASE("route mirror of a tree: every row reaches leaf_node()'s leaf (thresholds, subsets, multiway)") {
     Dataset d = awkward_dataset(1000, 3);
     Rng rng(11);
