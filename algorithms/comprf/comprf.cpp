@@ -1,6 +1,8 @@
 #include "algorithms/comprf/comprf.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <climits>
 #include <cmath>
 #include <optional>
 #include <type_traits>
@@ -45,29 +47,64 @@ struct CompTree {
   std::vector<CompNode> nodes;
   std::vector<double> W;    // the internal nodes' nonzero q - p values, contiguous
   std::vector<uint32_t> F;  // their features
-  std::vector<int16_t> Wi;  // W as int16 when every entry is an integer in int16 range (else empty)
-  // Fills Wi if W allows it; returns max |W| then (0 for no split), else -1.
+  // The integer predict path's copy of the splits (int8 rows; see small_int_max): one record of 32-bit
+  // words per split node, so a routing step reads one contiguous record instead of a node, W and F:
+  // [left ref, right ref, b (low, high word), nnz, nnz x (feature << 16 | int16 q - p), zeros up to a
+  // multiple of kChunk entries]. A ref >= 0 is a record's offset, a ref < 0 the leaf node ~ref. The
+  // padding (+ x[0] * 0) lets the dot run whole chunks: a loop whose trip count varies from node to
+  // node mispredicts its exit at every step. Empty unless W are int16 integers and D <= 2^16.
+  static constexpr int32_t kChunk = 8;
+  std::vector<uint32_t> route;
+  int32_t root_ref = 0;
+  // Fills route if W and D allow it; returns max |W| then (0 without a split), else -1.
   int index_integers() {
-    Wi.clear();
+    route.clear();
     int m = 0;
     for (double v : W) {
-      if (!(std::abs(v) <= 32767) || v != std::trunc(v)) return Wi.clear(), -1;
-      Wi.push_back(static_cast<int16_t>(v));
+      if (!(std::abs(v) <= 32767) || v != std::trunc(v)) return -1;
       m = std::max(m, static_cast<int>(std::abs(v)));
     }
+    std::vector<int64_t> ref(nodes.size());
+    int64_t size = 0;
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+      ref[j] = nodes[j].left < 0 ? ~static_cast<int64_t>(j) : size;
+      if (nodes[j].left >= 0) size += 5 + (nodes[j].nnz + kChunk - 1) / kChunk * kChunk;
+    }
+    if (D > (1u << 16) || size > INT32_MAX || static_cast<int64_t>(nodes.size()) > INT32_MAX) return -1;
+    for (const CompNode& nd : nodes) {
+      if (nd.left < 0) continue;
+      const auto bits = std::bit_cast<uint64_t>(nd.b);
+      route.insert(route.end(), {static_cast<uint32_t>(ref[static_cast<std::size_t>(nd.left)]),
+                                 static_cast<uint32_t>(ref[static_cast<std::size_t>(nd.left) + 1]),
+                                 static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32),
+                                 static_cast<uint32_t>(nd.nnz)});
+      for (int32_t k = nd.w; k < nd.w + nd.nnz; ++k) {
+        const auto w = static_cast<uint16_t>(static_cast<int16_t>(W[static_cast<std::size_t>(k)]));
+        route.push_back(F[static_cast<std::size_t>(k)] << 16 | w);
+      }
+      route.resize(route.size() + static_cast<std::size_t>((kChunk - nd.nnz % kChunk) % kChunk), 0);
+    }
+    root_ref = static_cast<int32_t>(ref[0]);
     return m;
   }
-  // The leaf x reaches; w is W (double rows) or Wi (int8 rows, where the int dot is exactly the double
-  // one: see small_int_max).
-  template <class T, class V>
-  const CompNode& leaf_of(const T* x, const V* w) const {
-    int32_t n = 0;
-    while (nodes[static_cast<std::size_t>(n)].left >= 0) {
-      const CompNode& nd = nodes[static_cast<std::size_t>(n)];
-      const double dot = sparse_dot(x, w + nd.w, F.data() + nd.w, nd.nnz);
-      n = nd.left + (dot <= nd.b ? 0 : 1);
-    }
-    return nodes[static_cast<std::size_t>(n)];
+  // Routing as steps between refs (ref >= 0: a split, ref < 0: the leaf node ~ref), so that predict can
+  // interleave the steps of several rows. Double rows: a split's ref is its node index; int8 rows: its
+  // record in route, where the int dot is exactly the double one (see small_int_max).
+  int32_t root(const double*) const { return nodes[0].left >= 0 ? 0 : ~0; }
+  int32_t root(const int8_t*) const { return root_ref; }
+  int32_t step(int32_t ref, const double* x) const {
+    const CompNode& nd = nodes[static_cast<std::size_t>(ref)];
+    const double dot = sparse_dot(x, W.data() + nd.w, F.data() + nd.w, nd.nnz);
+    const int32_t n = nd.left + (dot <= nd.b ? 0 : 1);
+    return nodes[static_cast<std::size_t>(n)].left >= 0 ? n : ~n;
+  }
+  int32_t step(int32_t ref, const int8_t* x) const {
+    const uint32_t* r = route.data() + ref;
+    const double b = std::bit_cast<double>(r[2] | uint64_t{r[3]} << 32);
+    int32_t dot = 0;
+    for (uint32_t k = 5; k < 5 + r[4]; k += kChunk)
+      for (uint32_t u = k; u < k + kChunk; ++u) dot += x[r[u] >> 16] * static_cast<int16_t>(r[u] & 0xffff);
+    return static_cast<int32_t>(r[static_cast<double>(dot) <= b ? 0 : 1]);
   }
 };
 
@@ -287,19 +324,29 @@ class CompRfModel : public Model {
   // Pooled mean label of the leaves each row reaches over binary forest k [H] (0 if they are all
   // empty), into score[i]. Tree-major: one tree routes every row while it sits in cache (row-major, or
   // blocks of rows through all trees, would fetch the nodes of every tree again per row or block); per
-  // row the sums still run over the trees in order. w(t) is the tree's W or Wi, as the rows' T requires.
-  template <class T, class Wof>
-  void scores(std::size_t k, const RowMajor<T>& X, Wof w, std::vector<double>& score) const {
+  // row the sums still run over the trees in order. Groups of rows descend together, one step each in
+  // turn: a step waits on memory for its node, and the rows' independent steps overlap those waits.
+  template <class T>
+  void scores(std::size_t k, const RowMajor<T>& X, std::vector<double>& score) const {
+    constexpr std::size_t G = 8;
     const std::size_t n = score.size();
     std::vector<double> s(n, 0.0), cnt(n, 0.0);
-    for (const CompTree& t : forests_[k]) {
-      const auto* wt = w(t);
-      for (std::size_t i = 0; i < n; ++i) {
-        const CompNode& l = t.leaf_of(X.row(i), wt);
-        s[i] += l.label_sum;
-        cnt[i] += l.count;
+    for (const CompTree& t : forests_[k])
+      for (std::size_t i0 = 0; i0 < n; i0 += G) {
+        const std::size_t g = std::min(G, n - i0);
+        int32_t ref[G];
+        std::fill_n(ref, g, t.root(X.row(0)));
+        for (bool busy = true; busy;) {
+          busy = false;
+          for (std::size_t j = 0; j < g; ++j)
+            if (ref[j] >= 0) ref[j] = t.step(ref[j], X.row(i0 + j)), busy = true;
+        }
+        for (std::size_t j = 0; j < g; ++j) {
+          const CompNode& l = t.nodes[static_cast<std::size_t>(~ref[j])];
+          s[i0 + j] += l.label_sum;
+          cnt[i0 + j] += l.count;
+        }
       }
-    }
     for (std::size_t i = 0; i < n; ++i) score[i] = cnt[i] > 0 ? s[i] / cnt[i] : 0.0;
   }
 
@@ -321,8 +368,8 @@ class CompRfModel : public Model {
     else Xd.emplace(data, rows, false);
     std::vector<double> row_sum(n * C, 0.0), score(n);
     for (std::size_t k = 0; k < pairs_.size(); ++k) {
-      if (ints) scores(k, *Xi, [](const CompTree& t) { return t.Wi.data(); }, score);  // > 0 favours b
-      else scores(k, *Xd, [](const CompTree& t) { return t.W.data(); }, score);
+      if (ints) scores(k, *Xi, score);  // > 0 favours b
+      else scores(k, *Xd, score);
       for (std::size_t i = 0; i < n; ++i) {
         row_sum[i * C + static_cast<std::size_t>(pairs_[k].first)] += score[i];
         row_sum[i * C + static_cast<std::size_t>(pairs_[k].second)] -= score[i];
