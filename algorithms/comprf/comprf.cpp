@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 
@@ -195,8 +195,8 @@ struct Moments {
 
 // Grows one tree on double or int8 rows (T). A split attempt routes the node's rows in one pass into
 // two buffers (stable) and, for CompRF-C, accumulates the children's moments in the same pass, so the
-// collapse test of a child costs O(D) instead of another pass over its rows; on integer rows only the
-// left child's, the right one's is the parent's minus the left's.
+// collapse test of a child costs O(D) instead of another pass over its rows. On integer rows the sums
+// wait for an accepted split and cover only the smaller child: the other's are the parent's minus those.
 template <class T>
 CompTree grow(const RowMajor<T>& X, std::vector<uint32_t> rows, const std::vector<double>& sign, const CompParams& p,
               Rng rng) {
@@ -311,7 +311,7 @@ class CompRfModel : public Model {
 
   int w_max_ = -1;  // max |W| over all trees if every W is an integer in int16 range (index_integers), else -1
 
-  // After fitting or loading: the integer trees' Wi and w_max_.
+  // After fitting or loading: every tree's integer route (if its W allow one) and w_max_.
   void index_integers() {
     w_max_ = 0;
     for (auto& f : forests_)
