@@ -15,7 +15,7 @@
 #   make datasets                          fetch and verify every dataset
 #   make list                              papers' experiments, algorithms, datasets
 #   make docs                              regenerate docs/algorithms.md from the registry
-#   make calibrate                         refit the cost model (experiments/cost/cost_table.inc) on measured task CPU times
+#   make calibrate [PAPER_RESULTS=dir]     refit the cost model (experiments/cost/cost_table.inc) on measured task CPU times
 #   make fuzz [SECONDS=60]                 libFuzzer targets (clang, build-fuzz), SECONDS each
 #   make submit PAPER=<id> [TASKS=n]       every figure and table of one paper as one SLURM array job + finishing job
 #   make test-cluster                      a single-node SLURM cluster on localhost, a sweep submitted, cancelled, resubmitted
@@ -166,8 +166,12 @@ datasets: tool
 # (experiments/cost/cost_model.hpp): runs the calibration sweeps (experiments/cost/calibration/*.yaml, every
 # registry algorithm at two sizes; about 3 CPU-minutes), then fits per-algorithm factors and exponents
 # on the tasks' measured cpu_seconds and rewrites experiments/cost/cost_table.inc, which names the runs.
-# Finished cells are reused: delete $(RESULTS)/calibration to measure again. Rebuild afterwards.
+# PAPER_RESULTS="<results root> ..." adds the papers' own runs: every configs/<paper>/<experiment>.yaml
+# whose <root>/<paper>/<experiment>/results.csv exists, from the first root that has it (their cells
+# tables go to $(RESULTS)/calibration/papers; nothing is run or written under the roots). Finished cells are reused: delete $(RESULTS)/calibration to
+# measure again. Rebuild afterwards.
 CALIBRATION := cost-classification cost-multiclass cost-regression
+PAPER_RESULTS ?=
 calibrate: tool
 	@for c in $(CALIBRATION); do \
 	  $(DPF) run experiments/cost/calibration/$$c.yaml --threads $(THREADS) --results $(RESULTS) --quiet || exit $$?; \
@@ -175,6 +179,7 @@ calibrate: tool
 	    --cells-tsv $(RESULTS)/calibration/$$c.cells.tsv >/dev/null || exit $$?; \
 	done
 	$(PY) -m experiments.tools.calibrate_cost --out experiments/cost/cost_table.inc \
+	  $(if $(PAPER_RESULTS),$(foreach d,$(PAPER_RESULTS),--paper-results $(d)) --dpforest $(DPF) --cells-dir $(RESULTS)/calibration/papers) \
 	  $(foreach c,$(CALIBRATION),$(RESULTS)/calibration/$(c).cells.tsv $(RESULTS)/calibration/$(c)/results.csv)
 	@cmake --build $(BUILD) -j$(JOBS) --target dpforest --  --no-print-directory -s
 

@@ -183,12 +183,12 @@ int dry_run(const ExperimentSpec& spec, const RunOptions& options, const std::st
   if (cells_tsv.empty()) return 0;
   std::string out =
       "cell_id\talgorithm\tlabel\tdataset\ttask\ttrain_rows\tfeatures\ttrees\tdepth\tclasses\ttasks\tdone\test_task_seconds"
-      "\tcost_key\n";
+      "\tcost_key\tnumeric_features\n";
   for (const auto& c : p.per_cell)
     out += c.id + "\t" + c.algorithm + "\t" + c.label + "\t" + c.dataset + "\t" + c.task + "\t" +
            format_double(c.train_rows) + "\t" + format_double(c.features) + "\t" + format_double(c.trees) + "\t" +
            format_double(c.depth) + "\t" + format_double(c.classes) + "\t" + std::to_string(c.tasks) + "\t" + (c.done ? "1" : "0") + "\t" +
-           format_double(c.task_seconds) + "\t" + c.cost_key + "\n";
+           format_double(c.task_seconds) + "\t" + c.cost_key + "\t" + format_double(c.numeric_features) + "\n";
   std::ofstream f(cells_tsv);
   require(static_cast<bool>(f << out), "--cells-tsv: cannot write '", cells_tsv, "'");
   std::printf("  cells: %s (%zu lines)\n", cells_tsv.c_str(), p.per_cell.size());

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "algorithms/common/occupancy.hpp"
+#include "algorithms/common/rdf_depth.hpp"
 #include "core/data/make_classification.hpp"
 #include "core/data/schema.hpp"
 #include "datasets/registry.hpp"
@@ -64,6 +65,28 @@ std::string per_dataset_value(const Cell& cell, const std::string& key) {
   return "";
 }
 
+bool bool_param(const Cell& cell, const char* name) {
+  try {
+    return cell.params.has(name) && cell.params.get_bool(name);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// The categorical features of a registry variant or a local schema, before the data are read: those
+// listed under `categories:` (the target excepted), or all but the `numeric:` list where categorical is
+// the default kind (the typing rule of datasets/variant.cpp feature_of).
+double categorical_features(const VariantSpec& v, double features) {
+  double n = 0;
+  if (v.default_kind == FeatureKind::kCategorical) {
+    n = features - static_cast<double>(v.numeric.size());
+  } else {
+    for (const auto& [name, values] : v.categories)
+      if (name != v.target && std::find(v.drop.begin(), v.drop.end(), name) == v.drop.end()) ++n;
+  }
+  return std::clamp(n, 0.0, features);
+}
+
 int int_setting(const Cell& cell, const char* name, int otherwise) {
   const std::string v = per_dataset_value(cell, name);
   if (!v.empty()) try {
@@ -75,15 +98,18 @@ int int_setting(const Cell& cell, const char* name, int otherwise) {
 
 }  // namespace
 
-TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
-  TaskShape s;
-  double rows = -1, features = -1;
+namespace {
+
+// The dataset's part of the shape: rows (all of them, before the protocol's split), features, the
+// categorical ones among them, task kind and classes, from the registry or the config alone.
+void dataset_shape(const ExperimentSpec& spec, const Cell& cell, TaskShape& s, double& rows) {
+  double features = -1, categorical = 0;
   if (cell.dataset.rfind("synthetic:", 0) == 0) {
     rows = static_cast<double>(spec_field(cell.dataset, "n"));
     features = static_cast<double>(spec_field(cell.dataset, "d"));
     if (cell.dataset.rfind("synthetic:regression", 0) == 0) s.task = "regression", s.classes = 1;
   } else if (is_synthetic_spec(cell.dataset)) {
-    // smooth-rdf's SynthA-G: 30,000 generated rows unless n=... (make_classification.hpp).
+    // smooth-rdf's SynthA-G: 30,000 generated rows unless n=... (make_classification.hpp), all numeric.
     const long n = spec_field(cell.dataset, "n");
     rows = n > 0 ? static_cast<double>(n) : 30000.0;
     features = synthetic_params(cell.dataset[6]).n_features;
@@ -92,6 +118,7 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
     // An own CSV file: its schema gives the features and classes; its row count is not read before
     // the run (1,000 rows are assumed below).
     features = static_cast<double>(local->features.size());
+    categorical = categorical_features(local->spec, features);
     s.task = to_string(local->spec.task);
     s.classes = local->spec.task == TaskKind::kRegression ? 1 : std::max<double>(2, static_cast<double>(local->spec.classes.size()));
   } else {
@@ -101,6 +128,7 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
       const VariantSpec& v = variant_spec(cell.dataset);
       rows = static_cast<double>(v.rows > 0 ? v.rows : v.raw_rows);
       features = static_cast<double>(v.features > 0 ? v.features : v.raw_columns - 1);
+      categorical = categorical_features(v, features);
       s.task = to_string(v.task);
       if (v.task == TaskKind::kRegression) s.classes = 1;
       else if (!v.classes.empty()) s.classes = static_cast<double>(v.classes.size());
@@ -109,29 +137,52 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
     }
   }
   if (!(rows > 0)) rows = 1000, s.known = false;
-  if (!(features > 0)) features = 10;
-  const Protocol& p = spec.protocol;
-  const double train = p.type == "kfold" ? rows * (p.folds - 1) / p.folds
-                       : p.type == "holdout" ? rows * (1 - p.test_fraction)
-                                             : rows;
+  if (!(features > 0)) features = 10, categorical = 0;
   s.features = features;
-  s.trees = std::max(1, int_setting(cell, "n_trees", 1));
-  s.train_rows = std::max(train, 2.0);
-  const double full = std::log2(s.train_rows);
+  s.numeric_features = features - categorical;
+}
+
+// The depth the cell's trees grow to (TaskShape::depth).
+double tree_depth(const Cell& cell, const TaskShape& s, double train_rows) {
+  // The random decision forests (smooth-rdf, rdf-nonprivate) fix their depth from the numbers of
+  // continuous and discrete features (Fletcher & Islam 2017 §4.3; algorithms/common/rdf_depth.hpp,
+  // smooth-rdf.md §1.3), whatever the rows: SynthF (10 features) grows depth 8 on 3,000 rows or 3 million.
+  if (cell.params.has("depth_rule")) try {
+      const std::string rule = cell.params.get_string("depth_rule");
+      const int d = rdf_depth_for(rule, int_param(cell, "depth", 0), bool_param(cell, "round_up"),
+                                  static_cast<int>(s.numeric_features), static_cast<int>(s.features - s.numeric_features));
+      return std::max(1, d);
+    } catch (const std::exception&) {
+      // another family's rule (jpw's reads a noisy n): the generic depth below
+    }
+  const double full = std::log2(train_rows);
   double max_depth = int_setting(cell, "max_depth", 0);
   // The occupancy rule of the DiPriMe family and DP-ERT/RF/DF (dipreme.md §6.1) replaces max_depth:
   // the algorithms' own occupancy_depth (base 5 for DP-RF and DP-DF's 5-ary splits, else 2; per
   // tree's share of the rows when DiPriMe partitions), on the exact n where a strict fit reads a noisy one.
   if (const int occ = int_param(cell, "occupancy", 0); occ > 0) {
-    bool partition = false;
-    try {
-      partition = cell.params.has("partition") && cell.params.get_bool("partition");
-    } catch (const std::exception&) {
-    }
     const bool five = cell.algorithm == "dp-rf" || cell.algorithm == "dp-df";
-    max_depth = occupancy_depth(s.train_rows, occ, five ? 5.0 : 2.0, partition ? static_cast<int>(s.trees) : 1);
+    max_depth = occupancy_depth(train_rows, occ, five ? 5.0 : 2.0, bool_param(cell, "partition") ? static_cast<int>(s.trees) : 1);
   }
-  s.depth = std::max(1.0, max_depth > 0 ? std::min(max_depth, full) : full);
+  return std::max(1.0, max_depth > 0 ? std::min(max_depth, full) : full);
+}
+
+}  // namespace
+
+TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell) {
+  TaskShape s;
+  double rows = -1;
+  dataset_shape(spec, cell, s, rows);
+  const Protocol& p = spec.protocol;
+  const double train = p.type == "kfold" ? rows * (p.folds - 1) / p.folds
+                       : p.type == "holdout" ? rows * (1 - p.test_fraction)
+                                             : rows;
+  s.trees = std::max(1, int_setting(cell, "n_trees", 1));
+  const double all_rows = std::max(train, 2.0);
+  s.depth = tree_depth(cell, s, all_rows);
+  // The DiPriMe family's `partition` gives each tree its own 1 / n_trees of the training rows, so a
+  // forest costs about one tree on all rows, not n_trees of them (dipreme.md §2.3).
+  s.train_rows = bool_param(cell, "partition") ? std::max(all_rows / s.trees, 2.0) : all_rows;
   return s;
 }
 
@@ -161,6 +212,9 @@ std::string cost_key(const Cell& cell) {
     }
     if (!strict) return "rgv/published";
   }
+  // The matrix-rf forests with an HDMM strategy first optimise the strategy matrix over the query
+  // domain (matrix-rf.md §4), work that the data's rows and the forest's trees do not scale.
+  if (cell.params.has("strategy") && cell.params.text("strategy").rfind("hdmm", 0) == 0) return cell.algorithm + "/hdmm";
   return cell.algorithm;
 }
 
@@ -198,7 +252,8 @@ double estimated_task_seconds(const ExperimentSpec& spec, const Cell& cell) {
   if (!s.mirrored) return 1e-6;  // its cells are skipped with a message
   const AlgorithmCost& c = cost_row(cost_key(cell), s.task);
   return std::exp(c.log_factor + c.trees * std::log(s.trees) + c.rows * std::log(s.train_rows) +
-                  c.depth * std::log(s.depth) + c.features * std::log(s.features) + c.classes * std::log(s.classes));
+                  c.depth * std::log(s.depth) + c.features * std::log(s.features) +
+                  c.numeric * std::log(1 + s.numeric_features) + c.classes * std::log(s.classes));
 }
 
 ExperimentEstimate estimate_experiment(const ExperimentSpec& spec) {

@@ -3,16 +3,24 @@
 // the dataset's registry shape, the protocol's training fraction, the cell's trees and depth).
 //
 //   log(cpu seconds) = a[alg, task] + t[alg] log(trees) + r[alg] log(training rows)
-//                      + d[alg] log(depth) + f[alg] log(features) + c[alg] log(classes)
+//                      + d[alg] log(depth) + f[alg] log(features) + n[alg] log(1 + numeric features)
+//                      + c[alg] log(classes)
 //
 // depth = min(max_depth, log2(training rows)) (log2(rows) where the algorithm has no max_depth or it is
-// 0 = unlimited; the occupancy rule's depth where `occupancy` > 0); trees = n_trees (1 where the
-// algorithm grows a single tree); matrix-rf's per_dataset entry overrides n_trees and max_depth. The coefficients per
+// 0 = unlimited; the occupancy rule's depth where `occupancy` > 0; the random decision forests' depth
+// rule, from the numbers of continuous and discrete features, where the cell has a `depth_rule`);
+// trees = n_trees (1 where the algorithm grows a single tree); training rows are each tree's share
+// where the DiPriMe family partitions the rows among its trees; matrix-rf's per_dataset entry
+// overrides n_trees and max_depth. Numeric features are counted apart because the families that sort
+// every numeric attribute at every node (FS, and RGV's published variant, whose FS trees grow to
+// max_depth) cost about linearly in them, while a categorical feature costs a counting pass (smooth-rdf
+// Figure 14: 5 to 20 numeric features, 27,000 rows, 4x the CPU). The coefficients per
 // algorithm (and task kind, where an algorithm fits both) are fitted by least squares in log space on
 // measured per-task CPU times (the `cpu_seconds` column), each algorithm's exponents shrunk towards the
 // exponents shared by all algorithms, and stored in experiments/cost/cost_table.inc, which
 // `make calibrate` regenerates (experiments/tools/calibrate_cost.py; the file names the runs it was
-// fitted on). Seconds are CPU seconds of the calibrating machine: another machine scales all of them
+// fitted on: the calibration sweeps, and with PAPER_RESULTS the papers' own runs). Seconds are CPU
+// seconds of the calibrating machine: another machine scales all of them
 // by about one factor, which neither the shard plan nor the runner's ETA (which rescales by measured
 // times) depends on.
 #pragma once
@@ -29,6 +37,7 @@ namespace dpf {
 // 1,000 rows x 10 features are assumed) and `mirrored` false when its cells are skipped (cost ~0).
 struct TaskShape {
   double train_rows = 0, features = 0, trees = 1, depth = 1;
+  double numeric_features = 0;  // of `features`, those not categorical
   double classes = 2;  // the registry's class list (1 for regression)
   std::string task = "classification";  // the dataset's task kind
   bool known = true, mirrored = true;
@@ -39,7 +48,7 @@ TaskShape task_shape(const ExperimentSpec& spec, const Cell& cell);
 struct AlgorithmCost {
   const char* algorithm;
   const char* task;  // "classification" | "regression"
-  double log_factor, trees, rows, depth, features, classes;
+  double log_factor, trees, rows, depth, features, numeric, classes;
   int measured_tasks;  // how many measured tasks it was fitted on
 };
 

@@ -37,7 +37,8 @@ RunPreview preview_run(const ExperimentSpec& spec, const RunOptions& opt) {
       const TaskShape shape = task_shape(spec, c);
       cc.id = c.id, cc.label = c.label, cc.algorithm = c.algorithm, cc.dataset = c.dataset, cc.task = shape.task;
       cc.cost_key = cost_key(c);
-      cc.train_rows = shape.train_rows, cc.features = shape.features, cc.trees = shape.trees, cc.depth = shape.depth;
+      cc.train_rows = shape.train_rows, cc.features = shape.features, cc.numeric_features = shape.numeric_features;
+      cc.trees = shape.trees, cc.depth = shape.depth;
       cc.classes = shape.classes;
       cc.task_seconds = estimated_task_seconds(spec, c);
       if (!shape.mirrored) ++p.cells_not_mirrored;

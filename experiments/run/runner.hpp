@@ -46,7 +46,7 @@ struct RunPreview {
   struct CellCost {
     std::string id, label, algorithm, dataset, task;
     std::string cost_key;  // the cost table's row (cost_model.hpp cost_key)
-    double train_rows = 0, features = 0, trees = 0, depth = 0, classes = 0;
+    double train_rows = 0, features = 0, numeric_features = 0, trees = 0, depth = 0, classes = 0;
     double task_seconds = 0;  // estimated CPU seconds of one task
     int tasks = 0;            // tasks of this cell in this shard
     bool done = false;

@@ -46,36 +46,60 @@ algorithms:
 }  // namespace
 
 TEST_SUITE("unit") {
-  TEST_CASE("cost model: every fitted algorithm is monotone in rows and trees, and in depth up to log2 rows") {
+  TEST_CASE("cost model: no fitted algorithm gets cheaper with rows, trees or depth; depth is capped at log2 rows") {
     REQUIRE(!cost_table().empty());
+    // Non-decreasing, not increasing: an exponent can be 0 where the work does not scale (HDMM's strategy
+    // optimisation does not see the rows, calibrate_cost.py holds these three exponents >= 0).
     for (const AlgorithmCost& c : cost_table()) {
       CAPTURE(c.algorithm);
       CAPTURE(c.task);
       CHECK(c.measured_tasks > 0);
       CHECK(std::isfinite(c.log_factor));
+      CHECK(c.trees >= 0);
+      CHECK(c.rows >= 0);
+      CHECK(c.depth >= 0);
       double last = 0;
       for (long n : {100L, 1000L, 10000L, 100000L, 1000000L}) {
         const double s = task_seconds(c.algorithm, n, 10, 10);
-        CHECK(s > last);
+        CHECK(s >= last);
         last = s;
       }
       last = 0;
       for (int trees : {1, 10, 100, 1000}) {
         const double s = task_seconds(c.algorithm, 10000, 10, trees);
-        CHECK(s > last);
+        CHECK(s >= last);
         last = s;
       }
-      CHECK(task_seconds(c.algorithm, 10000, 10, 10, 3) < task_seconds(c.algorithm, 10000, 10, 10, 8));
+      CHECK(task_seconds(c.algorithm, 10000, 10, 10, 3) <= task_seconds(c.algorithm, 10000, 10, 10, 8));
       // Depth is capped at log2(training rows) (8,000 rows: 12.97): 20 and 40 cost the same.
       CHECK(task_seconds(c.algorithm, 10000, 10, 10, 20) == doctest::Approx(task_seconds(c.algorithm, 10000, 10, 10, 40)));
     }
+    // The shared row (algorithms the table lacks) grows with each of them.
+    const AlgorithmCost& shared = shared_cost();
+    CHECK(shared.trees > 0);
+    CHECK(shared.rows > 0);
+    CHECK(shared.depth > 0);
     // An algorithm the table lacks takes the shared row.
     CHECK(&cost_row("no-such-algorithm", "classification") == &shared_cost());
   }
 
   TEST_CASE("cost model: algorithm factors differ, and the plan's cost is the model's CPU seconds") {
-    // The point of the calibration: a DiPriMe tree costs far less than an RF tree.
-    const double rf = task_seconds("rf", 20000, 10, 10), dipreme = task_seconds("dipreme", 20000, 10, 10);
+    // The point of the calibration: a DiPriMe forest (partitioned, its default) costs far less than an RF
+    // forest of the same size (dipreme Table 2, Credit default, 10 trees: RF of depth 6 0.095 CPU-s a task,
+    // DiPriMe of depth 5 0.0078).
+    const ExperimentSpec forests = parse_experiment(R"(paper: testpaper
+experiment: forests
+seed: 1
+protocol: {type: holdout, test_fraction: 0.2, repetitions: 1}
+datasets: ["synthetic:classification:n=20000,d=10,seed=1"]
+algorithms:
+  - {name: rf, params: {n_trees: 10, max_depth: 6}}
+  - {name: dipreme, params: {n_trees: 10, max_depth: 6}}
+)", "inline/forests.yaml");
+    const std::vector<Cell> two = expand_cells(forests);
+    REQUIRE(two.size() == 2);
+    const double rf = estimated_task_seconds(forests, two[0]), dipreme = estimated_task_seconds(forests, two[1]);
+    CHECK(two[1].algorithm == "dipreme");
     CHECK(rf > 3 * dipreme);
     const ExperimentSpec spec = parse_experiment(kTiny, "inline/dryrun.yaml");
     const std::vector<Cell> cells = expand_cells(spec);
@@ -118,6 +142,96 @@ algorithms:
     CHECK(estimated_task_seconds(spec, cells[1]) > 10 * estimated_task_seconds(spec, cells[0]));
   }
 
+  TEST_CASE("cost model: published RGV costs about linearly in the numeric features; HDMM strategies have their own rows") {
+    // smooth-rdf Figure 14: published RGV's FS trees sort every numeric attribute at every node; on
+    // 27,000 rows its 1,385 trees took 14.6 CPU-s a task on SynthA (5 numeric features) and 58.6 on
+    // SynthG (20). The shared features exponent (0.11 to 0.17) said 1.2 times.
+    const ExperimentSpec spec = parse_experiment(R"(paper: testpaper
+experiment: rgv
+seed: 1
+protocol: {type: kfold, folds: 10, repetitions: 1}
+datasets: [synth-a, synth-g, "mushroom:drop-missing"]
+algorithms:
+  - {name: rgv, label: published, params: {strict: false, n_trees: 1385}}
+  - {name: mrf-train, label: identity, params: {epsilon: 1, max_depth: 2, n_trees: 16}}
+  - {name: mrf-train, label: hdmm, params: {epsilon: 1, max_depth: 2, n_trees: 16, strategy: hdmm}}
+)", "inline/rgv.yaml");
+    const std::vector<Cell> cells = expand_cells(spec);
+    REQUIRE(cells.size() == 9);
+    const auto cell = [&](const std::string& label, const std::string& dataset) {
+      for (const Cell& c : cells)
+        if (c.label == label && c.dataset == dataset) return c;
+      FAIL("no cell " << label << " on " << dataset);
+      return cells[0];
+    };
+    const TaskShape a = task_shape(spec, cell("published", "synth-a")), g = task_shape(spec, cell("published", "synth-g"));
+    CHECK(a.numeric_features == 5);
+    CHECK(g.numeric_features == 20);
+    CHECK(a.train_rows == g.train_rows);
+    const double ratio = estimated_task_seconds(spec, cell("published", "synth-g")) /
+                         estimated_task_seconds(spec, cell("published", "synth-a"));
+    CHECK(ratio > 2.5);
+    CHECK(ratio < 8);
+    // Mushroom: 22 categorical features, none numeric (registry).
+    CHECK(task_shape(spec, cell("published", "mushroom:drop-missing")).features == 22);
+    CHECK(task_shape(spec, cell("published", "mushroom:drop-missing")).numeric_features == 0);
+    CHECK(cost_key(cell("identity", "synth-a")) == "mrf-train");
+    CHECK(cost_key(cell("hdmm", "synth-a")) == "mrf-train/hdmm");
+    CHECK(&cost_row("mrf-train/hdmm", "classification") != &shared_cost());
+  }
+
+  TEST_CASE("cost model shapes: numeric features from the registry, the random forests' depth rule, DiPriMe's partition") {
+    const ExperimentSpec spec = parse_experiment(R"(
+paper: testpaper
+experiment: shapes
+seed: 1
+protocol: {type: holdout, test_fraction: 0.2, repetitions: 1}
+datasets: ["synth-f:n=3000", "synth-f:n=3000000", synth-c, adult]
+algorithms:
+  - {name: smooth-rdf, label: theorem2}
+  - {name: smooth-rdf, label: half-m, params: {depth_rule: half-m}}
+  - {name: dipreme, params: {epsilon: 1, max_depth: 5, n_trees: 10, partition: [true, false]}}
+)", "inline/shapes.yaml");
+    int seen = 0;
+    for (const Cell& c : expand_cells(spec)) {
+      CAPTURE(c.label);
+      CAPTURE(c.dataset);
+      const TaskShape s = task_shape(spec, c);
+      if (c.dataset == "adult") {
+        CHECK(s.features == 14);
+        CHECK(s.numeric_features == 6);  // age, fnlwgt, education-num, capital-gain, capital-loss, hours-per-week
+      } else {
+        CHECK(s.numeric_features == s.features);  // SynthA-G are all numeric
+      }
+      if (c.algorithm == "smooth-rdf") {
+        // Fletcher & Islam's depth from s continuous and r discrete features, not from the rows:
+        // SynthF (10 numeric) grows depth 8 on 2,400 training rows and on 2.4 million.
+        const bool half = c.label == "half-m";
+        if (c.dataset.rfind("synth-f", 0) == 0) CHECK(s.depth == (half ? 5 : 8));
+        if (c.dataset == "synth-c") CHECK(s.depth == (half ? 7 : 12));
+        if (c.dataset == "adult") CHECK(s.depth == (half ? 7 : 9));
+        ++seen;
+      }
+      if (c.algorithm == "dipreme" && c.dataset == "synth-c") {
+        // Partitioned, each of the 10 trees sees a tenth of the 24,000 training rows; the depth stays 5.
+        CHECK(s.train_rows == doctest::Approx(c.params.get_bool("partition") ? 2400 : 24000));
+        CHECK(s.depth == 5);
+        ++seen;
+      }
+    }
+    CHECK(seen == 10);
+    // With the depth fixed by the rule, the estimate grows with the rows alone (about linearly).
+    double small = 0, large = 0;
+    for (const Cell& c : expand_cells(spec))
+      if (c.label == "theorem2") {
+        if (c.dataset == "synth-f:n=3000") small = estimated_task_seconds(spec, c);
+        if (c.dataset == "synth-f:n=3000000") large = estimated_task_seconds(spec, c);
+      }
+    REQUIRE(small > 0);
+    CHECK(large / small > 100);
+    CHECK(large / small < 3000);
+  }
+
   TEST_CASE("cost model: a tuning meta-algorithm costs its base's fits, as many as its stopping rule or grid makes") {
     const std::string yaml = "paper: testpaper\nexperiment: cost\nseed: 1\n"
                              "protocol: {type: kfold, folds: 5, repetitions: 1}\n"
@@ -157,7 +271,9 @@ algorithms:
       CAPTURE(c.dataset);
       const TaskShape s = task_shape(spec, c);
       if (c.dataset.rfind("synthetic:", 0) == 0) {
-        CHECK(s.train_rows == doctest::Approx(10000));
+        // Partitioned DiPriMe: each of the 10 trees fits a tenth of the 10,000 training rows.
+        const bool partition = c.algorithm == "dipreme" && c.params.get_bool("partition");
+        CHECK(s.train_rows == doctest::Approx(partition ? 1000 : 10000));
         CHECK(s.features == 5);
         // floor(log2(10000 / 10)) = 9; partitioned over 10 trees: floor(log2(10000 / 100)) = 6;
         // DP-RF's 5-ary trees: floor(log5(10000 / 10)) = 4.
@@ -165,7 +281,9 @@ algorithms:
         if (c.algorithm == "dp-rf") CHECK(s.depth == 4);
         ++seen;
       } else if (c.dataset == "synth-c") {
-        CHECK(s.train_rows == doctest::Approx(24000));  // 30,000 generated rows, 80 % to train
+        // 30,000 generated rows, 80 % to train (a tenth of them per tree where DiPriMe partitions).
+        const bool partition = c.algorithm == "dipreme" && c.params.get_bool("partition");
+        CHECK(s.train_rows == doctest::Approx(partition ? 2400 : 24000));
         if (c.algorithm == "mrf-train") {
           CHECK(s.trees == 128);
           CHECK(s.depth == 4);
