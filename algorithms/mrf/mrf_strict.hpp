@@ -65,9 +65,18 @@ class MrfStrictPolicy : public HonestPolicy {
   Candidates candidates(const HonestView& node);
 
  private:
+  // cells_[f][r] = code * C + class of row r for a categorical feature f with n_categories * C <= 256
+  // (empty otherwise): built on the first node of a fit (a policy serves one dataset and label
+  // vector; another one rebuilds them), read by GiniSplitSearch::one_vs_rest_cells.
+  void pack_cells(const HonestView& node);
+
   MrfStrictParams p_;
   int n_features_, n_classes_;
   GiniSplitSearch search_;
+  std::vector<std::vector<uint8_t>> cells_;
+  const Dataset* packed_for_ = nullptr;
+  const int* packed_labels_ = nullptr;
+  std::size_t packed_rows_ = 0;
   std::vector<SplitGain> gains_;
   std::vector<double> thresholds_;
 };

@@ -143,6 +143,13 @@ class GiniSplitSearch {
   std::size_t one_vs_rest_codes(const uint8_t* codes, const int* labels, std::size_t n, std::size_t n_codes,
                                 std::vector<SplitGain>& out);
 
+  // As one_vs_rest(column, labels, rows, out, n_values) with n_values > 0, from one byte per dataset
+  // row, cell[r] = code(r) * n_classes + class(r) < n_values * n_classes (a packed copy of a
+  // categorical column and the labels, an eighth of the column's bytes to gather): the same output,
+  // bit for bit.
+  std::size_t one_vs_rest_cells(const uint8_t* cell, std::span<const uint32_t> rows, std::size_t n_values,
+                                std::vector<SplitGain>& out);
+
   // The given increasing thresholds (data-independent candidates, e.g. a grid over a public domain):
   // one bucketing pass + cumulative counts, O(n log T + T C). Returns the number of rows.
   std::size_t at_thresholds(std::span<const double> column, std::span<const int> labels,
@@ -184,6 +191,9 @@ class GiniSplitSearch {
   // Visits the boundary between consecutive present codes a < b as visit(a, b, n_left, sl, sr).
   template <class Visit>
   std::size_t sweep_codes(std::size_t n_codes, double st, Visit&& visit);
+  // The one_vs_rest*() output from the four interleaved (code, class) histograms of m codes in
+  // code_counts_ over n rows; n_values as in one_vs_rest().
+  std::size_t one_vs_rest_from_counts(std::size_t m, std::size_t n_values, std::size_t n, std::vector<SplitGain>& out);
 
   int n_classes_;
   std::vector<double> xs_;
@@ -192,7 +202,7 @@ class GiniSplitSearch {
   std::vector<double> left_, total_;
   std::vector<double> inv_;  // reciprocals()
   std::vector<uint32_t> counts_;  // gather(): integer class counts
-  std::vector<uint32_t> code_counts_;  // one_vs_rest_codes(): interleaved (code, class) histograms
+  std::vector<uint32_t> code_counts_;  // one_vs_rest*(), at_thresholds(): interleaved (code, class) histograms
   std::vector<double> per_value_;  // one_vs_rest: value-major class counts
   double node_gini_ = 0.0;
   double node_st_ = 0.0;  // begin_node(): sum_c n_c^2

@@ -92,6 +92,76 @@ TEST_SUITE("unit") {
     CHECK(out[0].gain == 0.0);
   }
 
+  TEST_CASE("one-vs-rest and fixed-threshold counts are exact: packed cells, widened codes, bucket edges") {
+    // Each output is compared with ==: the gains and proxies from per-row double counts (the
+    // searches' definition) must come out bit for bit, whatever the counting path.
+    const int C = 3;
+    GiniSplitSearch s(C);
+    Rng rng(11);
+    const std::size_t n = 403;  // not a multiple of 4
+    std::vector<int> y(n);
+    std::vector<double> code(n);
+    std::vector<uint8_t> cell(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<int>(rng.below(C));
+      code[i] = static_cast<double>(rng.below(5));  // codes 0..4 of n_values = 7 (5, 6 absent)
+      cell[i] = static_cast<uint8_t>(code[i] * C + y[i]);
+    }
+    std::vector<uint32_t> rows;
+    for (uint32_t i = 0; i < n; i += 1 + static_cast<uint32_t>(rng.below(3))) rows.push_back(i);
+    auto expect = [&](const std::vector<SplitGain>& out, auto left, std::size_t j) {
+      std::vector<double> l(C, 0.0), t(C, 0.0);
+      double nl = 0;
+      for (uint32_t r : rows) {
+        t[static_cast<std::size_t>(y[r])] += 1;
+        if (left(r)) l[static_cast<std::size_t>(y[r])] += 1, nl += 1;
+      }
+      const double dn = static_cast<double>(rows.size());
+      CHECK(out[j].n_left == static_cast<uint32_t>(nl));
+      CHECK(out[j].gain == GiniSplitSearch::gain(l, t, nl, dn));
+      CHECK(out[j].proxy == GiniSplitSearch::proxy_of(l, t, nl, dn));
+    };
+    std::vector<SplitGain> a, b;
+    CHECK(s.one_vs_rest(code, y, rows, a, 7) == 5);
+    const double gini_a = s.node_gini();
+    CHECK(s.one_vs_rest_cells(cell.data(), rows, 7, b) == 5);
+    CHECK(s.node_gini() == gini_a);
+    REQUIRE(a.size() == 7);
+    REQUIRE(b.size() == 7);
+    for (std::size_t j = 0; j < 7; ++j) {
+      CHECK(b[j].threshold == static_cast<double>(j));
+      expect(a, [&](uint32_t r) { return code[r] == static_cast<double>(j); }, j);
+      expect(b, [&](uint32_t r) { return code[r] == static_cast<double>(j); }, j);
+    }
+    // A code past the declared n_values (and past the first widening) is still listed.
+    code[rows[1]] = 9;
+    code[rows[rows.size() - 1]] = 20;
+    CHECK(s.one_vs_rest(code, y, rows, a, 3) == 7);
+    REQUIRE(a.size() == 21);
+    for (std::size_t j = 0; j < 21; ++j) expect(a, [&](uint32_t r) { return code[r] == static_cast<double>(j); }, j);
+    CHECK(s.one_vs_rest(code, y, rows, a) == 7);  // n_values = 0: present codes only
+    CHECK(a.size() == 7);
+    CHECK(a.back().threshold == 20.0);
+
+    // Fixed thresholds: uneven, repeated, and values on, between, below and above them, NaN and
+    // infinities; a row is left iff x < t (NaN: right of every threshold).
+    std::vector<double> x(n);
+    const std::vector<double> pool{-INFINITY, -3.0, 0.0, 0.5, 1.0, 1.0000000000000002, 2.5, 2.75, 4.0, 100.0, 1e300,
+                                   INFINITY, NAN};
+    for (auto& v : x) v = rng.below(4) == 0 ? pool[rng.below(pool.size())] : 5.0 * rng.uniform() - 0.5;
+    for (const std::vector<double>& thr : {std::vector<double>{0.0, 1.0, 2.0, 3.0, 4.0},
+                                           std::vector<double>{-1.0, 0.5, 0.5, 2.75, 100.0},
+                                           std::vector<double>{1.0}, std::vector<double>{2.5, 2.5, 2.5},
+                                           std::vector<double>{0.0, 1e-300, 1.0000000000000002, 4.0, 1e300}}) {
+      CHECK(s.at_thresholds(x, y, rows, thr, a) == rows.size());
+      REQUIRE(a.size() == thr.size());
+      for (std::size_t j = 0; j < thr.size(); ++j) {
+        CHECK(a[j].threshold == thr[j]);
+        expect(a, [&](uint32_t r) { return x[r] < thr[j]; }, j);
+      }
+    }
+  }
+
   TEST_CASE("structure/estimation sizes follow the code: |S| = ceil(n r/(r+1))") {
     CHECK(structure_size(11, 1.0) == 6);
     CHECK(structure_size(10, 1.0) == 5);
