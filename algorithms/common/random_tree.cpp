@@ -48,10 +48,25 @@ RandomTreeSchema random_tree_schema(const Dataset& data, std::span<const uint32_
     for (std::size_t c = 0; c < k; ++c)
       if (present[c]) s.child_of[f][c] = static_cast<int16_t>(s.n_values[f]++);
   }
+  s.cont_before.assign(m + 1, 0);
+  s.disc_before.assign(m + 1, 0);
+  for (std::size_t f = 0; f < m; ++f) {
+    s.cont_before[f + 1] = s.cont_before[f] + (s.discrete[f] ? 0 : 1);
+    s.disc_before[f + 1] = s.disc_before[f] + (s.discrete[f] ? 1 : 0);
+    if (s.discrete[f] && s.n_values[f] > 0) s.with_values |= uint64_t{1} << s.bit[f];
+  }
   return s;
 }
 
 namespace {
+
+// Bits set in x, inline (without a popcnt target the library call costs more than the count).
+inline int bit_count(uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ULL;
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
 
 struct Draw {
   int feature = -1;  // -1: leaf
@@ -65,24 +80,56 @@ Draw draw_split(const RandomTreeSchema& s, uint64_t key, int depth, uint64_t use
   Draw d;
   if (depth >= s.depth) return d;
   const int m = static_cast<int>(s.discrete.size());
-  int n_cand = 0;
-  for (int f = 0; f < m; ++f)
-    n_cand += !s.discrete[static_cast<std::size_t>(f)] ||
-              (!((used >> s.bit[static_cast<std::size_t>(f)]) & 1u) && s.n_values[static_cast<std::size_t>(f)] > 0);
+  // The candidates in feature order: every continuous feature, and each discrete feature with a value
+  // that the path has not used.
+  auto candidate = [&](std::size_t f) {
+    return !s.discrete[f] || (!((used >> s.bit[f]) & 1u) && s.n_values[f] > 0);
+  };
+  int f = -1, n_cand = 0;
+  if (s.cont_before.size() == static_cast<std::size_t>(m) + 1) {
+    // Indexed: the candidates before feature f number cont_before[f] + the free discrete bits below
+    // disc_before[f]; the pick-th candidate is the first f whose count through f exceeds pick.
+    const uint64_t free = s.with_values & ~used;
+    auto through = [&](int g) {  // candidates among features 0..g
+      const auto h = static_cast<std::size_t>(g + 1);
+      const int bits = s.disc_before[h];
+      const uint64_t below = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+      return s.cont_before[h] + bit_count(free & below);
+    };
+    n_cand = s.n_continuous + bit_count(free);
+    if (n_cand == 0) return d;
+    Rng rng(key);
+    const int pick = static_cast<int>(rng.below(static_cast<uint64_t>(n_cand)));
+    int lo_f = 0, hi_f = m - 1;
+    while (lo_f < hi_f) {
+      const int mid = lo_f + (hi_f - lo_f) / 2;
+      if (through(mid) > pick) hi_f = mid;
+      else lo_f = mid + 1;
+    }
+    f = lo_f;
+    d.feature = f;
+    if (s.discrete[static_cast<std::size_t>(f)]) {
+      d.n_children = s.n_values[static_cast<std::size_t>(f)];
+    } else {
+      d.n_children = 2;
+      d.threshold = rng.uniform(lo[f], hi[f]);
+    }
+    return d;
+  }
+  for (int g = 0; g < m; ++g) n_cand += candidate(static_cast<std::size_t>(g));
   if (n_cand == 0) return d;
   Rng rng(key);
   int pick = static_cast<int>(rng.below(static_cast<uint64_t>(n_cand)));
-  for (int f = 0; f < m; ++f) {
-    const auto fu = static_cast<std::size_t>(f);
-    const bool cand = !s.discrete[fu] || (!((used >> s.bit[fu]) & 1u) && s.n_values[fu] > 0);
-    if (!cand) continue;
+  for (int g = 0; g < m; ++g) {
+    const auto fu = static_cast<std::size_t>(g);
+    if (!candidate(fu)) continue;
     if (pick-- > 0) continue;
-    d.feature = f;
+    d.feature = g;
     if (s.discrete[fu]) {
       d.n_children = s.n_values[fu];
     } else {
       d.n_children = 2;
-      d.threshold = rng.uniform(lo[f], hi[f]);
+      d.threshold = rng.uniform(lo[g], hi[g]);
     }
     return d;
   }
@@ -210,7 +257,7 @@ int32_t RandomTree::route_grow(const RandomTreeSchema& schema, const double* x, 
 }
 
 template <class Value>
-RouteResult RandomTree::route_with(const RandomTreeSchema& schema, Value value, SplitMemo* memo) const {
+RouteResult RandomTree::route_with(const RandomTreeSchema& schema, Value value) const {
   thread_local std::vector<std::pair<int32_t, int>> path;
   thread_local std::vector<double> lo, hi;
   path.clear();
@@ -236,13 +283,7 @@ RouteResult RandomTree::route_with(const RandomTreeSchema& schema, Value value, 
   uint64_t key = nodes_[i].key;
   int depth = nodes_[i].depth;
   for (;;) {
-    Draw d;
-    if (const SplitMemo::Entry* e = memo != nullptr ? memo->find(key) : nullptr) {
-      d = {e->feature, e->threshold, e->n_children};
-    } else {
-      d = draw_split(schema, key, depth, used, lo.data(), hi.data());
-      if (memo != nullptr) memo->insert({key, d.threshold, d.feature, d.n_children});
-    }
+    const Draw d = draw_split(schema, key, depth, used, lo.data(), hi.data());
     if (d.feature < 0) {
       out.virtual_key = key;
       return out;
@@ -262,38 +303,11 @@ RouteResult RandomTree::route_with(const RandomTreeSchema& schema, Value value, 
 }
 
 RouteResult RandomTree::route(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) const {
-  return route_with(schema, [&](int f) { return data.column(static_cast<std::size_t>(f))[row]; }, nullptr);
+  return route_with(schema, [&](int f) { return data.column(static_cast<std::size_t>(f))[row]; });
 }
 
-RouteResult RandomTree::route(const RandomTreeSchema& schema, const double* x, std::size_t stride,
-                              SplitMemo& memo) const {
-  return route_with(schema, [&](int f) { return x[static_cast<std::size_t>(f) * stride]; }, &memo);
-}
-
-const SplitMemo::Entry* SplitMemo::find(uint64_t key) const {
-  if (count_ == 0 || key == 0) return nullptr;
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = key & mask;; i = (i + 1) & mask) {
-    if (slots_[i].key == key) return &slots_[i];
-    if (slots_[i].key == 0) return nullptr;
-  }
-}
-
-void SplitMemo::insert(const Entry& e) {
-  if (e.key == 0) return;  // 0 marks a free slot (a node key of 0 is simply not remembered)
-  if (2 * (count_ + 1) > slots_.size()) {  // load factor <= 1/2
-    std::vector<Entry> old(std::max<std::size_t>(1024, 2 * slots_.size()));
-    old.swap(slots_);
-    count_ = 0;
-    for (const Entry& o : old)
-      if (o.key != 0) insert(o);
-  }
-  // Node keys are hash outputs (hash_combine), so their low bits index the table directly.
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t i = e.key & mask;
-  while (slots_[i].key != 0) i = (i + 1) & mask;
-  slots_[i] = e;
-  ++count_;
+RouteResult RandomTree::route(const RandomTreeSchema& schema, const double* x, std::size_t stride) const {
+  return route_with(schema, [&](int f) { return x[static_cast<std::size_t>(f) * stride]; });
 }
 
 void RandomTree::walk(const RandomTreeSchema& schema, const std::function<void(int, double, int)>& node,

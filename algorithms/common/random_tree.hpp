@@ -36,6 +36,12 @@ struct RandomTreeSchema {
   std::vector<int> n_values;                     // discrete: number of children
   std::vector<int> bit;                          // discrete: bit in the used-feature mask (-1: continuous)
   int n_continuous = 0, n_discrete = 0;
+  // The index a split draw counts candidates with (random_tree_schema fills it; left empty, draws
+  // scan the features): per feature f, the continuous and the discrete features before f (the
+  // discrete ones hold bits 0 .. disc_before[f] - 1), and the bits of the discrete features with a
+  // value.
+  std::vector<int> cont_before, disc_before;
+  uint64_t with_values = 0;
 };
 
 // Domains from the training rows (the authors' code, smooth-rdf.md §1.2: continuous [min, max] of the
@@ -46,25 +52,6 @@ struct RouteResult {
   int32_t leaf = -1;        // stored leaf index, or -1
   uint64_t virtual_key = 0; // when leaf == -1 and !abstain: key of the virtual (empty) leaf
   bool abstain = false;     // a discrete value outside the tree's domain (§1.7: the tree abstains)
-};
-
-// The virtual splits one prediction call has drawn, by node key (a hash of the node's path), so rows
-// that leave a tree's stored part through the same virtual nodes draw each split once. A draw is a
-// pure function of the key (draw_split), so remembering it changes no result.
-class SplitMemo {
- public:
-  struct Entry {
-    uint64_t key = 0;
-    double threshold = 0.0;
-    int32_t feature = -1;  // -1: a leaf
-    int32_t n_children = 0;
-  };
-  const Entry* find(uint64_t key) const;
-  void insert(const Entry& e);  // a key not present yet
-
- private:
-  std::vector<Entry> slots_;  // open addressing, linear probing, power-of-two size; key 0: free
-  std::size_t count_ = 0;
 };
 
 class RandomTree {
@@ -78,9 +65,8 @@ class RandomTree {
   int32_t route_grow(const RandomTreeSchema& schema, const double* x, std::size_t stride);
   // Prediction: no materialisation.
   RouteResult route(const RandomTreeSchema& schema, const Dataset& data, uint32_t row) const;
-  // The same for a row whose feature f is x[f * stride], with the virtual splits remembered in `memo`
-  // (one per tree and prediction call).
-  RouteResult route(const RandomTreeSchema& schema, const double* x, std::size_t stride, SplitMemo& memo) const;
+  // The same for a row whose feature f is x[f * stride].
+  RouteResult route(const RandomTreeSchema& schema, const double* x, std::size_t stride) const;
 
   // The stored tree as a routing mirror (core/tree/route.hpp), built by build_mirror() once the tree
   // is grown. A row's stop node has code: >= 0, the stored leaf index; RouteMirror::kAbstain, the
@@ -119,7 +105,7 @@ class RandomTree {
   template <class Value>
   int32_t route_grow_with(const RandomTreeSchema& schema, Value value);
   template <class Value>
-  RouteResult route_with(const RandomTreeSchema& schema, Value value, SplitMemo* memo) const;
+  RouteResult route_with(const RandomTreeSchema& schema, Value value) const;
   std::vector<Node> nodes_;
   RouteMirror mirror_;
   std::vector<uint64_t> leaf_key_;

@@ -77,14 +77,14 @@ class RdfModel : public Model {
   // Tree t's vote for a row that stopped at node `at` of the tree's routing mirror, when it is not a
   // stored leaf with a label (vote_column): JPW original's noisy counts, an abstaining tree, or a row
   // that leaves the stored part, which route() follows through the virtual splits.
-  void vote(std::size_t t, int32_t at, const double* x, SplitMemo& memo, std::vector<double>& tmp, double* out) const {
+  void vote(std::size_t t, int32_t at, const double* x, std::vector<double>& tmp, double* out) const {
     const std::size_t K = classes.size();
     const int32_t code = trees[t].mirror().code(at);
     if (code == RouteMirror::kAbstain) return;  // §1.7: a value outside the tree's domain: the tree abstains
     int32_t leaf = code;  // >= 0: a stored leaf; -1: the virtual leaf with key virtual_key
     uint64_t virtual_key = 0;
     if (code == RouteMirror::kResolve) {
-      const RouteResult r = trees[t].route(schema, x, RowBlock::kRows, memo);
+      const RouteResult r = trees[t].route(schema, x, RowBlock::kRows);
       if (r.abstain) return;
       leaf = r.leaf;
       virtual_key = r.virtual_key;
@@ -114,7 +114,6 @@ class RdfModel : public Model {
     p.label.assign(rows.size(), 0);
     const std::size_t K = classes.size();
     RowBlock block(data);
-    std::vector<SplitMemo> memo(trees.size());
     std::vector<double> tmp(K);
     int32_t at[RowBlock::kRows];
     for (std::size_t b = 0; b < rows.size(); b += RowBlock::kRows) {
@@ -127,7 +126,7 @@ class RdfModel : public Model {
         for (std::size_t k = 0; k < block_rows.size(); ++k, out += C) {
           const int32_t col = column[at[k]];
           if (col >= 0) out[col] += 1.0;  // a stored leaf's label: the common case
-          else vote(t, at[k], block.row_values(k), memo[t], tmp, out);
+          else vote(t, at[k], block.row_values(k), tmp, out);
         }
       }
     }

@@ -116,6 +116,57 @@ TEST_SUITE("unit") {
     }
   }
 
+  TEST_CASE("random trees: the indexed split draw picks what a scan of the features picks") {
+    // Twelve features, numeric and categorical interleaved (1 to 5 categories, one of them absent
+    // from the rows): every split of the full virtual trees, drawn through the schema's candidate
+    // index and through the plain scan, must agree, as must every row's leaf.
+    Schema sc;
+    const std::vector<int> cats{0, 3, 0, 0, 1, 5, 0, 2, 4, 0, 0, 3};  // 0: numeric
+    for (std::size_t f = 0; f < cats.size(); ++f) {
+      std::vector<std::string> names;
+      for (int c = 0; c < cats[f]; ++c) names.push_back("c" + std::to_string(c));
+      sc.features.push_back({"x" + std::to_string(f), cats[f] ? FeatureKind::kCategorical : FeatureKind::kNumeric,
+                             0.0, 1.0, names});
+    }
+    sc.target.classes = {"0", "1"};
+    Dataset d("wide-mixed", sc);
+    Rng rng(5);
+    for (std::size_t i = 0; i < 400; ++i) {
+      std::vector<double> x;
+      for (std::size_t f = 0; f < cats.size(); ++f)
+        x.push_back(cats[f] ? static_cast<double>(f == 8 ? rng.below(3) : rng.below(static_cast<uint64_t>(cats[f])))
+                            : rng.uniform());
+      d.add_row(x, static_cast<double>(rng.below(2)));
+    }
+    std::vector<uint32_t> rows = all_rows(d.n_rows());
+    for (bool from_training : {true, false}) {
+      const RandomTreeSchema indexed = random_tree_schema(d, rows, from_training, 5);
+      REQUIRE(indexed.cont_before.size() == cats.size() + 1);
+      RandomTreeSchema scan = indexed;
+      scan.cont_before.clear();
+      scan.disc_before.clear();
+      for (uint64_t key = 1; key <= 6; ++key) {
+        RandomTree a(key, indexed), b(key, scan);
+        for (std::size_t i = 0; i < 200; ++i) {
+          CHECK(a.route_grow(indexed, d, rows[i]) == b.route_grow(scan, d, rows[i]));
+        }
+        std::vector<double> walked_a, walked_b;
+        a.walk(indexed, [&](int f, double t, int n) { walked_a.insert(walked_a.end(), {double(f), t, double(n)}); },
+               [&](int32_t leaf, uint64_t k) { walked_a.insert(walked_a.end(), {double(leaf), double(k & 0xffff)}); });
+        b.walk(scan, [&](int f, double t, int n) { walked_b.insert(walked_b.end(), {double(f), t, double(n)}); },
+               [&](int32_t leaf, uint64_t k) { walked_b.insert(walked_b.end(), {double(leaf), double(k & 0xffff)}); });
+        CHECK(walked_a.size() > 100);
+        CHECK(walked_a == walked_b);
+        for (std::size_t i = 200; i < 400; ++i) {
+          const RouteResult ra = a.route(indexed, d, rows[i]), rb = b.route(scan, d, rows[i]);
+          CHECK(ra.leaf == rb.leaf);
+          CHECK(ra.virtual_key == rb.virtual_key);
+          CHECK(ra.abstain == rb.abstain);
+        }
+      }
+    }
+  }
+
   TEST_CASE("random trees with discrete features: used once per path, expected leaf count") {
     Dataset d = mixed_dataset(3000, 5);
     std::vector<uint32_t> rows = all_rows(d.n_rows());
