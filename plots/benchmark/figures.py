@@ -142,7 +142,8 @@ def panels(data, task, outdir, styles):
                  f"black = non-private", fontsize=10)
     rank = {"published": 1, "non-private": 2}  # legend: DP (short names), then published, then non-private
     names = sorted(handles, key=lambda h: (rank.get(group_of(h), 0), h))
-    fig.tight_layout(rect=(0, (0.17 * math.ceil(len(names) / 4) + 0.15) / (2.9 * nrow), 1, 1))
+    # Bottom: the legend's rows; top: the suptitle's line (0.4 in), so neither overlaps a panel title.
+    fig.tight_layout(rect=(0, (0.17 * math.ceil(len(names) / 4) + 0.15) / (2.9 * nrow), 1, 1 - 0.4 / (2.9 * nrow)))
     fig.legend([handles[h] for h in names], names, loc="lower center", ncol=4, fontsize=8, frameon=False)
     return savefig(fig, outdir, f"panels-{task}")
 
@@ -230,5 +231,8 @@ def fit_time(rows, outdir):
     ax.set_xlabel("fit seconds per fit (bar: median over all fits)")
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("Fit time (blue DP, orange published not DP, grey non-private)", fontsize=10)
+    present = [g for g in ("dp", "oracle", "published", "non-private") if any(r["group"] == g for r in rows)]
+    words = {"dp": "blue DP", "oracle": "green oracle-tuned (not DP)", "published": "orange published (not DP)",
+             "non-private": "grey non-private"}
+    ax.set_title("Fit time (" + ", ".join(words[g] for g in present) + ")", fontsize=10)
     return savefig(fig, outdir, "fit-time")
