@@ -351,6 +351,10 @@ void RandomTree::walk(const RandomTreeSchema& schema, const std::function<void(i
 
 double RandomTree::total_leaves(const RandomTreeSchema& schema) const {
   LeafCountExpectation expect(schema);
+  return total_leaves(schema, expect);
+}
+
+double RandomTree::total_leaves(const RandomTreeSchema& schema, LeafCountExpectation& expect) const {
   double total = 0.0;
   std::vector<std::pair<int32_t, uint64_t>> stack{{0, 0}};
   while (!stack.empty()) {
@@ -373,30 +377,34 @@ double LeafCountExpectation::operator()(uint64_t used, int depth) {
   if (schema_.n_discrete == 0) return std::ldexp(1.0, k);  // continuous only: 2^k leaves
   const uint64_t key = (used << 6) | static_cast<uint64_t>(k);
   if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-  std::vector<double> b;
-  std::vector<int> free_bits;
-  for (std::size_t f = 0; f < schema_.discrete.size(); ++f)
-    if (schema_.discrete[f] && !((used >> schema_.bit[f]) & 1u) && schema_.n_values[f] > 0) {
-      b.push_back(schema_.n_values[f]);
-      free_bits.push_back(schema_.bit[f]);
-    }
+  // The free discrete features (with a value, not used on the path), in feature order: their value
+  // counts b and bits.
+  auto free_feature = [&](std::size_t f) {
+    return schema_.discrete[f] && !((used >> schema_.bit[f]) & 1u) && schema_.n_values[f] > 0;
+  };
+  std::size_t n_free = 0;
+  for (std::size_t f = 0; f < schema_.discrete.size(); ++f) n_free += free_feature(f);
   double e = 1.0;
   if (s == 0) {
     // Every split spends one discrete feature, drawn uniformly without replacement along the path:
     // E = e_k(b) / C(|D|, k), e_k the elementary symmetric polynomial, k capped at |D|.
-    const int kk = std::min<int>(k, static_cast<int>(b.size()));
+    const int kk = std::min<int>(k, static_cast<int>(n_free));
     std::vector<double> el(static_cast<std::size_t>(kk) + 1, 0.0);
     el[0] = 1.0;
-    for (double v : b)
+    for (std::size_t f = 0; f < schema_.discrete.size(); ++f) {
+      if (!free_feature(f)) continue;
+      const double v = schema_.n_values[f];
       for (int j = kk; j >= 1; --j) el[static_cast<std::size_t>(j)] += el[static_cast<std::size_t>(j - 1)] * v;
+    }
     double choose = 1.0;
-    for (int j = 0; j < kk; ++j) choose = choose * static_cast<double>(b.size() - static_cast<std::size_t>(j)) / (j + 1);
+    for (int j = 0; j < kk; ++j) choose = choose * static_cast<double>(n_free - static_cast<std::size_t>(j)) / (j + 1);
     e = el[static_cast<std::size_t>(kk)] / choose;
   } else {
     // E(L, l) = (1/|L|) sum_g b_g E(L', l+1), b = 2 for continuous features (always candidates).
     double sum = 2.0 * s * (*this)(used, depth + 1);
-    for (std::size_t i = 0; i < b.size(); ++i) sum += b[i] * (*this)(used | (uint64_t{1} << free_bits[i]), depth + 1);
-    e = sum / (s + static_cast<double>(b.size()));
+    for (std::size_t f = 0; f < schema_.discrete.size(); ++f)
+      if (free_feature(f)) sum += schema_.n_values[f] * (*this)(used | (uint64_t{1} << schema_.bit[f]), depth + 1);
+    e = sum / (s + static_cast<double>(n_free));
   }
   memo_[key] = e;
   return e;

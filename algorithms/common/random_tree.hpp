@@ -54,6 +54,8 @@ struct RouteResult {
   bool abstain = false;     // a discrete value outside the tree's domain (§1.7: the tree abstains)
 };
 
+class LeafCountExpectation;
+
 class RandomTree {
  public:
   RandomTree(uint64_t key, const RandomTreeSchema& schema);
@@ -80,6 +82,9 @@ class RandomTree {
   // Number of leaves of the full (virtual) tree: exact for continuous-only trees (2^d), otherwise
   // stored leaves plus the expected leaf count of every unreached subtree (smooth-rdf.md §1.4).
   double total_leaves(const RandomTreeSchema& schema) const;
+  // The same with the expectations of unreached subtrees taken from (and added to) `expect`, built on
+  // the same schema: the trees of one forest share it, so each expectation is computed once per fit.
+  double total_leaves(const RandomTreeSchema& schema, LeafCountExpectation& expect) const;
   // Walks the full (virtual) tree depth first, children in index order: node(feature, threshold,
   // n_children) at every internal node, leaf(stored leaf index or -1, leaf key) at every leaf — the
   // stored key for a stored leaf, the virtual key route() would give otherwise. For the released

@@ -181,7 +181,8 @@ class RdfModel : public Model {
   // hold training rows is private. So a saved forest holds the full trees, up to kMaxSavedRdfLeaves.
   void save(JsonWriter& w) const override {
     double expected = 0.0;
-    for (const RandomTree& t : trees) expected += t.total_leaves(schema);
+    LeafCountExpectation expect(schema);
+    for (const RandomTree& t : trees) expected += t.total_leaves(schema, expect);
     if (expected > kMaxSavedRdfLeaves)
       fail(spec.algorithm, ": the full trees hold about ", expected, " leaves (more than ", kMaxSavedRdfLeaves,
            "): a saved file must hold every leaf, reached or not, because writing the trees' RNG keys would reveal "
@@ -449,6 +450,7 @@ std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> ro
   const auto T = static_cast<std::size_t>(spec.n_trees);
   double empty_sum = 0.0, flipped_sum = 0.0, sens_sum = 0.0, leaves_sum = 0.0;
   LeafCounts leaf_counts;
+  LeafCountExpectation expect(M.schema);  // unreached subtrees' expected leaf counts, shared by the trees
   const Rng tree_base = ctx.rng.derive("tree");
   for (std::size_t t = 0; t < T; ++t) {
     RandomTree tree(tree_base.derive(static_cast<uint64_t>(t)).key(), M.schema);
@@ -460,7 +462,7 @@ std::unique_ptr<Model> fit_rdf(const Dataset& data, std::span<const uint32_t> ro
     }
     TreeRelease rel = release_leaves(tree, leaf_counts, K, spec, M.eps_tree);
     const auto L = static_cast<double>(tree.n_leaves());
-    const double total = tree.total_leaves(M.schema);
+    const double total = tree.total_leaves(M.schema, expect);
     leaves_sum += total;
     empty_sum += total > 0 ? 1.0 - L / total : 0.0;
     flipped_sum += L > 0 ? static_cast<double>(rel.flipped) / L : 0.0;

@@ -116,7 +116,7 @@ TEST_SUITE("unit") {
     }
   }
 
-  TEST_CASE("random trees: the indexed split draw picks what a scan of the features picks") {
+  TEST_CASE("random trees: the indexed split draw picks what a scan of the features picks; shared leaf expectations") {
     // Twelve features, numeric and categorical interleaved (1 to 5 categories, one of them absent
     // from the rows): every split of the full virtual trees, drawn through the schema's candidate
     // index and through the plain scan, must agree, as must every row's leaf.
@@ -145,11 +145,14 @@ TEST_SUITE("unit") {
       RandomTreeSchema scan = indexed;
       scan.cont_before.clear();
       scan.disc_before.clear();
+      LeafCountExpectation shared(indexed);  // one per forest: the same totals as a fresh one per tree
       for (uint64_t key = 1; key <= 6; ++key) {
         RandomTree a(key, indexed), b(key, scan);
-        for (std::size_t i = 0; i < 200; ++i) {
+        for (std::size_t i = 0; i < 200; i += key) {
           CHECK(a.route_grow(indexed, d, rows[i]) == b.route_grow(scan, d, rows[i]));
         }
+        CHECK(a.total_leaves(indexed, shared) == a.total_leaves(indexed));
+        CHECK(a.total_leaves(indexed, shared) == b.total_leaves(scan));
         std::vector<double> walked_a, walked_b;
         a.walk(indexed, [&](int f, double t, int n) { walked_a.insert(walked_a.end(), {double(f), t, double(n)}); },
                [&](int32_t leaf, uint64_t k) { walked_a.insert(walked_a.end(), {double(leaf), double(k & 0xffff)}); });
