@@ -33,9 +33,15 @@ Discretiser::Discretiser(const Schema& schema, const std::string& cutoffs) {
     for (std::size_t i = 0; i < f; ++i) {
       const Feature& ft = schema.features[i];
       if (ft.kind != FeatureKind::kNumeric) continue;
-      require(std::isfinite(ft.lo) && std::isfinite(ft.hi) && ft.lo < ft.hi, "matrix-rf: cutoffs equal-width: feature '",
+      require(std::isfinite(ft.lo) && std::isfinite(ft.hi) && ft.lo <= ft.hi, "matrix-rf: cutoffs equal-width: feature '",
               ft.name, "' has no finite public domain [lo, hi]");
-      for (int j = 1; j < k; ++j) cuts_[i].push_back(ft.lo + (ft.hi - ft.lo) * j / k);
+      // A one-point public domain [c, c] (a feature the schema declares constant) has no K bins of
+      // positive width: its one cut-off is c itself (codes: x <= c, x > c), so the feature keeps the
+      // numeric coding (a numeric feature always has a cut-off) and every in-domain value shares a bin.
+      if (ft.lo < ft.hi)
+        for (int j = 1; j < k; ++j) cuts_[i].push_back(ft.lo + (ft.hi - ft.lo) * j / k);
+      else
+        cuts_[i].push_back(ft.lo);
       given[i] = true;
     }
   }

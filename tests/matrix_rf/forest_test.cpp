@@ -131,5 +131,20 @@ TEST_SUITE("unit") {
     CHECK_THROWS_AS(Discretiser(s, "equal-width:1"), Error);
     CHECK_THROWS_AS(Discretiser(s, "equal-width:4x"), Error);
     CHECK_THROWS_AS(Discretiser(s, "equal-width:"), Error);
+    // A one-point public domain (a constant column, e.g. Image Segmentation's REGION-PIXEL-COUNT = 9):
+    // its value c is the one cut-off, every in-domain row codes 0; an infinite domain is still an error.
+    Schema one = s;
+    one.features[0].lo = one.features[0].hi = 9.0;
+    Dataset dc("t", one);
+    for (int i = 0; i < 3; ++i) {
+      double row[2] = {9.0, static_cast<double>(i)};
+      dc.add_row(row, 0);
+    }
+    Discretiser flat(one, "equal-width:4");
+    CHECK(flat.size(0) == 2);
+    CHECK(flat.cuts(0) == std::vector<double>{9.0});
+    CHECK(flat.encode(dc, all_rows(3)) == std::vector<int>{0, 0, 0, 1, 0, 2});
+    one.features[0].hi = INFINITY;
+    CHECK_THROWS_AS(Discretiser(one, "equal-width:4"), Error);
   }
 }
