@@ -38,6 +38,12 @@ std::vector<std::vector<double>> boost(const std::vector<FeatureBins>& bins,
   // exp per row. Regression keeps F_i.
   std::vector<double> state(n, spec.regression ? 0.0 : 1.0);
   std::vector<double> hist, factor;  // this step's per-bin gradient sums; the previous step's per-bin move
+  std::vector<double> move;          // classification: the previous step's per-bin u (factor = exp(-u))
+  // A row whose E_i would leave (0, inf) (|F_i| beyond about 709, reached by large noisy steps at small
+  // epsilon) continues in log space: log_f[i] = F_i, flagged by in_log[i]. The library keeps F itself,
+  // so this is its arithmetic; rows that never leave the range keep the exp form bit for bit.
+  std::vector<double> log_f;
+  std::vector<uint8_t> in_log;
   const std::vector<int32_t>* prev_bins = nullptr;
   const double clip = spec.clip;
   const uint64_t steps = static_cast<uint64_t>(spec.max_rounds) * d;
@@ -55,8 +61,26 @@ std::vector<std::vector<double>> boost(const std::vector<FeatureBins>& bins,
         g = state[i] - y[i];
         if (clip > 0.0) g = std::clamp(g, -clip, clip);
       } else {
-        if (prev_bins) state[i] *= factor[static_cast<std::size_t>((*prev_bins)[i])];
-        g = 1.0 / (1.0 + state[i]) - y[i];
+        if (!in_log.empty() && in_log[i]) {
+          if (prev_bins) log_f[i] += move[static_cast<std::size_t>((*prev_bins)[i])];
+          g = 1.0 / (1.0 + std::exp(-log_f[i])) - y[i];
+        } else {
+          if (prev_bins) {
+            const auto b = static_cast<std::size_t>((*prev_bins)[i]);
+            const double next = state[i] * factor[b];
+            if (next > 0.0 && next < HUGE_VAL) {
+              state[i] = next;
+            } else {  // E_i * exp(-u) under- or overflows (or exp(-u) itself did): F_i = -log E_i + u
+              if (in_log.empty()) {
+                in_log.assign(n, 0);
+                log_f.assign(n, 0.0);
+              }
+              in_log[i] = 1;
+              log_f[i] = -std::log(state[i]) + move[b];
+            }
+          }
+          g = in_log.empty() || !in_log[i] ? 1.0 / (1.0 + state[i]) - y[i] : 1.0 / (1.0 + std::exp(-log_f[i])) - y[i];
+        }
       }
       hist[static_cast<std::size_t>(rb[i])] += g;
     }
@@ -64,6 +88,7 @@ std::vector<std::vector<double>> boost(const std::vector<FeatureBins>& bins,
     // binning weight (post-processing of the binning release), negated.
     const std::vector<int> cuts = random_cuts(static_cast<int>(k), spec.max_leaves, spec.missing_edge, rng);
     factor.assign(k, spec.regression ? 0.0 : 1.0);
+    move.assign(k, 0.0);
     std::size_t begin = 0;
     for (std::size_t l = 0; l <= cuts.size(); ++l) {
       const std::size_t end = l < cuts.size() ? static_cast<std::size_t>(cuts[l]) : k;
@@ -78,6 +103,7 @@ std::vector<std::vector<double>> boost(const std::vector<FeatureBins>& bins,
       for (std::size_t b = begin; b < end; ++b) {
         score[j][b] += u;
         factor[b] = spec.regression ? u : std::exp(-u);
+        move[b] = u;
       }
       begin = end;
     }
