@@ -186,6 +186,62 @@ TEST_SUITE("unit") {
     CHECK(status({{"strict", "true"}, {"epsilon", "2"}}, TaskKind::kClassification) == kApproxDpLabel);
   }
 
+  TEST_CASE("dp-ebm boosting: rows beyond exp's range continue in log space, as the library's F") {
+    // Two features of 3 bins, tiny noisy weights and large noisy steps: |u| reaches about 2e4, so
+    // exp(-F) over- and underflows within a step or two (an infinite E times a zero factor was NaN).
+    // The scores must stay finite and follow the library's arithmetic (F itself, p = sigmoid F),
+    // replayed here from the same stream.
+    ebm::FeatureBins fb;
+    fb.weight = {1e-3, 2e-3, 1e-3};
+    const std::vector<ebm::FeatureBins> bins = {fb, fb};
+    const std::size_t n = 12;
+    std::vector<std::vector<int32_t>> row_bin(2, std::vector<int32_t>(n));
+    std::vector<double> y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] = static_cast<double>(i % 2);
+      for (std::size_t j = 0; j < 2; ++j) row_bin[j][i] = static_cast<int32_t>((i + j) % 3);
+    }
+    const ebm::BoostSpec spec{.max_rounds = 20, .max_leaves = 3, .learning_rate = 1.0, .mu_step = 0.05,
+                              .sensitivity = 1.0};
+    Rng rng(9);
+    PrivacyLedger ledger;
+    const auto score = ebm::boost(bins, row_bin, y, spec, rng, ledger, PrivacyLedger::kRoot);
+
+    Rng r(9);
+    std::vector<std::size_t> order{0, 1};
+    r.shuffle(std::span<std::size_t>(order));
+    std::vector<double> F(n, 0.0);
+    std::vector<std::vector<double>> ref(2, std::vector<double>(3, 0.0));
+    double max_abs_f = 0.0;
+    for (int t = 0; t < 2 * spec.max_rounds; ++t) {
+      const std::size_t j = order[static_cast<std::size_t>(t) % 2];
+      std::vector<double> hist(3, 0.0);
+      for (std::size_t i = 0; i < n; ++i) hist[static_cast<std::size_t>(row_bin[j][i])] += 1.0 / (1.0 + std::exp(-F[i])) - y[i];
+      const std::vector<int> cuts = ebm::random_cuts(3, spec.max_leaves, false, r);
+      std::size_t begin = 0;
+      for (std::size_t l = 0; l <= cuts.size(); ++l) {
+        const std::size_t end = l < cuts.size() ? static_cast<std::size_t>(cuts[l]) : 3;
+        double g = 0.0, w = 0.0;
+        for (std::size_t b = begin; b < end; ++b) {
+          g += hist[b];
+          w += fb.weight[b];
+        }
+        const double u = -gdp_gaussian_mechanism(r, spec.learning_rate * g, spec.sensitivity, spec.mu_step) / w;
+        for (std::size_t b = begin; b < end; ++b) ref[j][b] += u;
+        for (std::size_t i = 0; i < n; ++i)
+          if (static_cast<std::size_t>(row_bin[j][i]) >= begin && static_cast<std::size_t>(row_bin[j][i]) < end) F[i] += u;
+        begin = end;
+      }
+      for (double f : F) max_abs_f = std::max(max_abs_f, std::fabs(f));
+    }
+    CHECK(max_abs_f > 5000.0);  // the case is the one it is meant to be
+    for (std::size_t j = 0; j < 2; ++j)
+      for (std::size_t b = 0; b < 3; ++b) {
+        CHECK(std::isfinite(score[j][b]));
+        CHECK(score[j][b] == doctest::Approx(ref[j][b]).epsilon(1e-9));
+      }
+  }
+
   TEST_CASE("dp-ebm §9 fix 3: strict clips regression gradients to [-R, R]; the library does not") {
     // One feature, one bin, one step, negligible noise: u = -lr G / W with G = sum of (0 - y).
     ebm::FeatureBins fb;
