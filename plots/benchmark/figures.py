@@ -151,6 +151,31 @@ def panels(data, task, outdir, styles):
 HIGHLIGHT = 3  # the headline draws the best few of each panel in colour, the rest faint
 
 
+def spread(ys, gap):
+    """Positions for labels wanted at heights ys: every two at least gap apart, in the order of ys,
+    each moved as little as that allows (the group of a collision is centred on its members' mean)."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    # Greedy clusters: a label that would come within gap of the cluster above joins it; a cluster of m
+    # labels is laid out m - 1 gaps tall around its members' mean, and merged upward again if that
+    # now collides.
+    clusters = []  # [sum of wanted heights, members]
+    for i in order:
+        clusters.append([ys[i], [i]])
+        while len(clusters) > 1:
+            (s1, m1), (s2, m2) = clusters[-2], clusters[-1]
+            top1 = s1 / len(m1) + (len(m1) - 1) * gap / 2
+            bottom2 = s2 / len(m2) - (len(m2) - 1) * gap / 2
+            if bottom2 - top1 >= gap:
+                break
+            clusters[-2:] = [[s1 + s2, m1 + m2]]
+    out = [0.0] * len(ys)
+    for s, members in clusters:
+        first = s / len(members) - (len(members) - 1) * gap / 2
+        for j, i in enumerate(members):
+            out[i] = first + j * gap
+    return out
+
+
 def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at their paper settings"):
     """Mean rank against epsilon, one panel per (task, scope): in each panel the HIGHLIGHT labels with the
     best rank averaged over epsilon are drawn in colour with their ± CD/2 bars and named beside their last
@@ -176,6 +201,7 @@ def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at 
             rs = [e["mean_rank"][e["labels"].index(lab)] for e in entries if lab in e["labels"]]
             avg[lab] = sum(rs) / len(rs)
         top = sorted(labs, key=lambda lab: (avg[lab], lab))[:HIGHLIGHT]
+        names = []  # (label, x, y, colour) of the leaders' name tags, placed once every line is drawn
         for lab in sorted(labs, key=lambda lab: lab in top):  # faint ones first, leaders on top
             xs, ys, cds = [], [], []
             for e in entries:
@@ -186,8 +212,7 @@ def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at 
             if lab in top:
                 c = palette[top.index(lab) % len(palette)]
                 ax.errorbar(xs, ys, yerr=cds, capsize=3, color=c, lw=2.2, marker="o", ms=5, zorder=3)
-                ax.annotate(f"{top.index(lab) + 1}. {short_name(lab)}", (xs[-1], ys[-1]), xytext=(6, 0),
-                            textcoords="offset points", color=c, fontsize=8.5, va="center", zorder=4)
+                names.append((f"{top.index(lab) + 1}. {short_name(lab)}", xs[-1], ys[-1], c))
             else:
                 ax.plot(xs, ys, color="0.75", lw=0.9, zorder=1)
         eps = [e["eps"] for e in entries]
@@ -196,6 +221,13 @@ def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at 
         ax.set_xticklabels([f"{x:g}" for x in eps])
         ax.set_xlim(min(eps) / 1.4, max(eps) * 6)
         ax.minorticks_off()
+        # Leaders that end at (nearly) the same rank would print their names over each other: keep the
+        # tags 6 % of the axis apart (text height at this size), each beside its line's last point.
+        lo, hi = ax.get_ylim()
+        placed = spread([y for _, _, y, _ in names], 0.06 * abs(hi - lo))
+        for (text, x, y, c), yt in zip(names, placed):
+            ax.annotate(text, (x, y), xytext=(x * 1.12, yt), textcoords="data", color=c, fontsize=8.5,
+                        va="center", zorder=4)
         ax.invert_yaxis()
         ax.set_xlabel("ε")
         ax.set_ylabel("mean rank (1 = best)")

@@ -158,6 +158,20 @@ def test_labels():
     check(bench_data.short_name("Lumberjack [DP, delta 1e-6]") == "Lumberjack (δ=1e-6)", "short name keeps delta")
 
 
+def test_spread_label_positions():
+    from plots.benchmark import figures  # matplotlib: imported only where needed
+    # Apart already: unchanged. Equal or close: at least the gap apart, order kept, centred on the
+    # wanted heights' mean.
+    assert figures.spread([1.0, 3.0, 5.0], 0.5) == [1.0, 3.0, 5.0]
+    out = figures.spread([4.0, 4.0, 2.0], 0.5)
+    assert out[2] == 2.0 and abs(out[0] - 3.75) < 1e-12 and abs(out[1] - 4.25) < 1e-12
+    ys = [4.0, 4.1, 3.95, 4.3, 9.0]
+    out = figures.spread(ys, 0.4)
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    assert all(out[order[j + 1]] - out[order[j]] >= 0.4 - 1e-12 for j in range(len(ys) - 1))
+    assert abs(sum(out[:4]) / 4 - sum(ys[:4]) / 4) < 1e-12 and out[4] == 9.0
+
+
 def test_ranks():
     check(bench_stats.rank_row([0.9, 0.8, 0.8, 0.7]) == [1, 2.5, 2.5, 4], "ranks, higher better, tie averaged")
     check(bench_stats.rank_row([0.9, 0.8, 0.8, 0.7], higher_is_better=False) == [4, 2.5, 2.5, 1], "ranks, lower better")
