@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/common/code_class_counts.hpp"
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/occupancy.hpp"
 #include "algorithms/common/param_set.hpp"
@@ -81,8 +82,8 @@ NoisyCounts noisy_counts(const NodeView& node, std::size_t n_classes, const DpDf
 
 class DpDfSplit : public SplitPolicy {
  public:
-  DpDfSplit(const DpDfParams& p, double eps_query, std::size_t n_classes, DfState& st)
-      : p_(p), eps_(eps_query), n_classes_(n_classes), st_(st) {}
+  DpDfSplit(const DpDfParams& p, double eps_query, std::size_t n_classes, DfState& st, CodeClassCounts& counts)
+      : p_(p), eps_(eps_query), n_classes_(n_classes), st_(st), counts_(counts) {}
 
   std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger& ledger) override {
     Rng count_rng = rng.derive("counts");
@@ -126,13 +127,9 @@ class DpDfSplit : public SplitPolicy {
     for (std::size_t i = 0; i < cand.size(); ++i) {
       const auto f = static_cast<std::size_t>(cand[i]);
       const std::size_t nv = node.data.schema().features[f].n_categories();
-      std::vector<double> cnt(nv * n_classes_, 0.0), tot(nv, 0.0);
-      std::span<const double> col = node.data.column(f);
-      for (uint32_t r : node.rows) {
-        const auto v = static_cast<std::size_t>(col[r]);
-        cnt[v * n_classes_ + static_cast<std::size_t>(node.data.label(r))] += 1.0;
-        tot[v] += 1.0;
-      }
+      counts_.count(node.data, f, node.rows, cnt_, tot_);
+      const std::vector<double>& cnt = cnt_;
+      const std::vector<double>& tot = tot_;
       double w = 0;
       for (std::size_t v = 0; v < nv; ++v)
         w += n > 0 ? tot[v] / n * noisy_gini(std::span<const double>(cnt).subspan(v * n_classes_, n_classes_), tot[v]) : 0.0;
@@ -175,6 +172,8 @@ class DpDfSplit : public SplitPolicy {
   double eps_;
   std::size_t n_classes_;
   DfState& st_;
+  CodeClassCounts& counts_;
+  std::vector<double> cnt_, tot_;  // one candidate's (category, class) and category counts
 };
 
 class DpDfLeaf : public LeafPolicy {
@@ -229,7 +228,8 @@ class DpDfLearner : public Learner {
     const double eps_query = eps / (p_.n_trees * (2.0 * p_.max_height - 1.0));
     DfState st;
     st.record = p_.prune;
-    DpDfSplit split(p_, eps_query, data.n_classes(), st);
+    CodeClassCounts counts(data);
+    DpDfSplit split(p_, eps_query, data.n_classes(), st, counts);
     DpDfLeaf leaf(p_, eps_query, data.n_classes(), st, split);
     ForestFitSpec spec;
     spec.algorithm = "dp-df";

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/common/code_class_counts.hpp"
 #include "algorithms/common/forest_fit.hpp"
 #include "algorithms/common/leaves.hpp"
 #include "algorithms/common/occupancy.hpp"
@@ -65,8 +66,8 @@ std::vector<double> noisy_fractions(const NodeView& node, std::size_t n_classes,
 
 class DpRfClfSplit : public SplitPolicy {
  public:
-  DpRfClfSplit(const DpRfParams& p, double eps_level, std::size_t n_classes, Stash& stash)
-      : p_(p), eps_half_(eps_level / 2.0), n_classes_(n_classes), stash_(stash) {}
+  DpRfClfSplit(const DpRfParams& p, double eps_level, std::size_t n_classes, Stash& stash, CodeClassCounts& counts)
+      : p_(p), eps_half_(eps_level / 2.0), n_classes_(n_classes), stash_(stash), counts_(counts) {}
 
   std::optional<SplitChoice> choose(const NodeView& node, Rng& rng, PrivacyLedger& ledger) override {
     Rng count_rng = rng.derive("counts");
@@ -85,13 +86,9 @@ class DpRfClfSplit : public SplitPolicy {
     for (std::size_t i = 0; i < cand.size() && n > 0; ++i) {
       const auto f = static_cast<std::size_t>(cand[i]);
       const std::size_t nv = node.data.schema().features[f].n_categories();
-      std::vector<double> cnt(nv * n_classes_, 0.0), tot(nv, 0.0);
-      std::span<const double> col = node.data.column(f);
-      for (uint32_t r : node.rows) {
-        const auto v = static_cast<std::size_t>(col[r]);
-        cnt[v * n_classes_ + static_cast<std::size_t>(node.data.label(r))] += 1.0;
-        tot[v] += 1.0;
-      }
+      counts_.count(node.data, f, node.rows, cnt_, tot_);
+      const std::vector<double>& cnt = cnt_;
+      const std::vector<double>& tot = tot_;
       double g = 0;
       for (std::size_t v = 0; v < nv; ++v) {
         if (tot[v] == 0) continue;
@@ -117,6 +114,8 @@ class DpRfClfSplit : public SplitPolicy {
   double eps_half_;
   std::size_t n_classes_;
   Stash& stash_;
+  CodeClassCounts& counts_;
+  std::vector<double> cnt_, tot_;  // one candidate's (category, class) and category counts
 };
 
 class DpRfClfLeaf : public LeafPolicy {
@@ -244,7 +243,8 @@ class DpRfLearner : public Learner {
     spec.epsilon = epsilon_total;
     if (data.task() == TaskKind::kClassification) {
       Stash stash;
-      DpRfClfSplit split(p_, eps_level, data.n_classes(), stash);
+      CodeClassCounts counts(data);
+      DpRfClfSplit split(p_, eps_level, data.n_classes(), stash, counts);
       DpRfClfLeaf leaf(eps_level, data.n_classes(), stash);
       spec.vote = Vote::kHard;  // scipy mode of the per-tree labels: ties to the smaller label
       return fit_forest(data, sub, ctx, spec, split, leaf);
