@@ -93,6 +93,16 @@ def label_styles(labels):
     return out
 
 
+def panel_title(ds, n_train, width=30):
+    """A panel's title: the dataset id and its training size, the id broken after its last ':' when it
+    is long (a synthetic spec such as synthetic:friedman1:n=20000,d=10,seed=1,noise=1 is wider than a
+    panel and ran into its neighbours' titles)."""
+    if len(ds) > width and ":" in ds:
+        head, tail = ds.rsplit(":", 1)
+        return f"{head}:\n{tail} (n_train {n_train})"
+    return f"{ds} (n_train {n_train})"
+
+
 def panels(data, task, outdir, styles):
     dss = datasets_of(data, task)
     eps = epsilons_of(data, task)
@@ -104,6 +114,9 @@ def panels(data, task, outdir, styles):
     nrow = math.ceil(len(dss) / ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol, 2.9 * nrow), squeeze=False)
     name = "MSE" if task == "regression" else "accuracy"
+    # MSEs span orders of magnitude (a boosted ensemble at ε = 0.1 sits 100 x above the forests), so a
+    # linear axis flattens every other line onto zero: regression panels use a log axis.
+    log_y = task == "regression"
     handles = {}
     for ax, ds in zip(axes.flat, dss):
         for lab in labs:
@@ -129,12 +142,14 @@ def panels(data, task, outdir, styles):
         ax.set_xticklabels([f"{e:g}" for e in eps], fontsize=7)
         ax.minorticks_off()
         ax.tick_params(labelsize=7)
+        if log_y:
+            ax.set_yscale("log", nonpositive="clip")
         ax.grid(True, alpha=0.3)
-        ax.set_title(f"{ds} (n_train {data.n_train.get(ds, '?')})", fontsize=8)
+        ax.set_title(panel_title(ds, data.n_train.get(ds, "?")), fontsize=8)
     for ax in list(axes.flat)[len(dss):]:
         ax.axis("off")
     for ax in axes[:, 0]:
-        ax.set_ylabel(name, fontsize=8)
+        ax.set_ylabel(f"{name} (log scale)" if log_y else name, fontsize=8)
     for c in range(ncol):  # the lowest panel of each column carries the x label
         last = max(r for r in range(nrow) if r * ncol + c < len(dss))
         axes[last, c].set_xlabel("ε", fontsize=8)

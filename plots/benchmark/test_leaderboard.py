@@ -172,6 +172,13 @@ def test_spread_label_positions():
     assert abs(sum(out[:4]) / 4 - sum(ys[:4]) / 4) < 1e-12 and out[4] == 9.0
 
 
+def test_panel_title():
+    from plots.benchmark import figures
+    assert figures.panel_title("wdbc", 513) == "wdbc (n_train 513)"
+    assert figures.panel_title("synthetic:friedman1:n=20000,d=10,seed=1,noise=1", 18000) == \
+        "synthetic:friedman1:\nn=20000,d=10,seed=1,noise=1 (n_train 18000)"
+
+
 def test_ranks():
     check(bench_stats.rank_row([0.9, 0.8, 0.8, 0.7]) == [1, 2.5, 2.5, 4], "ranks, higher better, tie averaged")
     check(bench_stats.rank_row([0.9, 0.8, 0.8, 0.7], higher_is_better=False) == [4, 2.5, 2.5, 1], "ranks, lower better")
