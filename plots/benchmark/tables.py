@@ -197,6 +197,28 @@ def rank_sections(data, ranks, cd_pngs):
             drops = [f"ε={e['eps']:g}: " + ", ".join(e["dropped"]) for e in es if e["dropped"]]
             if drops:
                 md += ["Datasets left out (no DP algorithm complete on them): " + "; ".join(drops), ""]
+            # Two-class algorithms (DiPriMe, the boosting families, ...) run on the binary datasets only:
+            # in a wider scope they are absent by design, not incomplete, and are ranked in the binary one.
+            binary_only = []
+            if task == "classification" and scope == "all" and any(sc == "binary" for sc, _ in scopes(data, task)):
+                for lab in sorted(excl):
+                    ran = {k[1] for k in data.values if k[0] == task and k[2] == lab}
+                    if ran and ran <= data.binary:
+                        binary_only.append(lab)
+                        del excl[lab]
+            if binary_only:
+                md.append("Two-class only, ranked in the binary scope: " + ", ".join(short_name(lab) for lab in binary_only))
+                md.append("")
+            # A label with no result on any dataset of the scope at any ε did not run there (e.g. a forest
+            # outside the large tier): not an incomplete run.
+            absent = [lab for lab in sorted(excl)
+                      if all(lab not in e["labels"] and len(e["excluded"].get(lab, e["datasets"])) == len(e["datasets"])
+                             for e in es)]
+            for lab in absent:
+                del excl[lab]
+            if absent:
+                md.append("Not run on this scope's datasets: " + ", ".join(short_name(lab) for lab in absent))
+                md.append("")
             if excl:
                 md.append("Left out (incomplete on some datasets; datasets lacking per ε): " +
                           "; ".join(f"{short_name(lab)} ({', '.join(v)})" for lab, v in sorted(excl.items())))
