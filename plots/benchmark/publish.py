@@ -90,6 +90,8 @@ def finding_lines(ranks, pub_dir):
                            "(no ranking is supported there)")
     tracks = os.path.join(pub_dir, "tracks.csv")
     tuned = os.path.exists(tracks)
+    if tuned:
+        out += selection_lines(tracks)
     caveats.insert(0, "ranks are of each forest at its paper settings" + (
         "; the private-selection track (tuned, ε-DP at the same ε) is ranked apart in the report, the oracle "
         "(non-private tuning) never" if tuned else ", untuned (one configuration each)"))
@@ -97,6 +99,40 @@ def finding_lines(ranks, pub_dir):
                    "are usually not significantly different")
     out += ["", "Caveats: " + "; ".join(caveats) + ". The protocol, data tiers and the rest: "
             "[docs/leaderboard.md](docs/leaderboard.md)."]
+    return out
+
+
+def selection_lines(tracks_csv):
+    """Per task and scope with a private-selection track in tracks.csv: the forest with the best mean rank
+    in that track at the most ε, and in how many (forest, ε) pairs private selection beat the same forest
+    at its paper settings (mean accuracy higher, or mean MSE lower, over the scope's datasets)."""
+    by = defaultdict(lambda: defaultdict(list))
+    with open(tracks_csv, newline="") as f:
+        for r in csv.DictReader(f):
+            by[(r["task"], r["scope"])][float(r["epsilon"])].append(r)
+    out = []
+    for (task, scope), per_eps in sorted(by.items()):
+        best = defaultdict(int)
+        n_eps = better = pairs = 0
+        for eps, rows in sorted(per_eps.items()):
+            ranked = [r for r in rows if not math.isnan(float(r["selection_rank"]))]
+            if not ranked:
+                continue
+            n_eps += 1
+            best[min(ranked, key=lambda r: (float(r["selection_rank"]), r["algorithm"]))["algorithm"]] += 1
+            for r in ranked:
+                p, q = float(r["paper_mean"]), float(r["selection_mean"])
+                if math.isnan(p) or math.isnan(q):
+                    continue
+                pairs += 1
+                better += (q < p) if task == "regression" else (q > p)
+        if not n_eps:
+            continue
+        lead, n_lead = max(best.items(), key=lambda kv: (kv[1], kv[0]))
+        metric = "MSE" if task == "regression" else "accuracy"
+        out.append(f"- tuned by private selection (ε-DP at the same ε, ranked apart), {task}, {scope} datasets: "
+                   f"**{short_name(lead)}** has the best mean rank at {n_lead} of {n_eps} ε; private selection beat "
+                   f"the forest's paper settings (mean {metric}) in {better} of {pairs} (forest, ε) pairs.")
     return out
 
 
