@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/tree/split_search.hpp"
+
 namespace dpf {
 
 CodeClassCounts::CodeClassCounts(const Dataset& data) : packed_(&data), n_classes_(data.n_classes()) {
@@ -41,14 +43,9 @@ void CodeClassCounts::count(const Dataset& data, std::size_t f, std::span<const 
     }
     return;
   }
-  const uint8_t* cell = cells_[f].data();
   hist_.assign(4 * cells, 0);
-  uint32_t* h = hist_.data();
-  const std::size_t n = rows.size();
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    for (std::size_t k = 0; k < 4; ++k) ++h[k * cells + cell[rows[i + k]]];
-  for (; i < n; ++i) ++h[cell[rows[i]]];
+  const uint32_t* h = hist_.data();
+  count_byte_cells(cells_[f].data(), rows, cells, hist_.data());
   for (std::size_t v = 0; v < nv; ++v) {
     uint32_t row_total = 0;
     for (std::size_t c = 0; c < C; ++c) {

@@ -35,6 +35,12 @@
 
 namespace dpf {
 
+// Counts the rows by their byte cell (cell[r] < n_cells) into four interleaved histograms of n_cells
+// each, h[k * n_cells + j] (h must hold 4 * n_cells zeros): consecutive rows often hit the same cell,
+// and one histogram would chain their increments through memory. The count of cell j is the sum of
+// its four entries.
+void count_byte_cells(const uint8_t* cell, std::span<const uint32_t> rows, std::size_t n_cells, uint32_t* h);
+
 struct SplitGain {
   double threshold = 0.0;  // numeric: midpoint; one-vs-rest: the category code
   double gain = 0.0;       // Gini impurity decrease (eq. 4)

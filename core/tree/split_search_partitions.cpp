@@ -49,17 +49,20 @@ std::size_t GiniSplitSearch::one_vs_rest(std::span<const double> column, std::sp
   return one_vs_rest_from_counts(m, n_values, n, out);
 }
 
+void count_byte_cells(const uint8_t* cell, std::span<const uint32_t> rows, std::size_t n_cells, uint32_t* h) {
+  const std::size_t n = rows.size();
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (std::size_t k = 0; k < 4; ++k) ++h[k * n_cells + cell[rows[i + k]]];
+  for (; i < n; ++i) ++h[cell[rows[i]]];
+}
+
 std::size_t GiniSplitSearch::one_vs_rest_cells(const uint8_t* cell, std::span<const uint32_t> rows,
                                                std::size_t n_values, std::vector<SplitGain>& out) {
   const std::size_t m = std::max<std::size_t>(n_values, 1), cells = m * static_cast<std::size_t>(n_classes_);
   code_counts_.assign(4 * cells, 0);
-  uint32_t* h = code_counts_.data();
-  const std::size_t n = rows.size();
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    for (std::size_t k = 0; k < 4; ++k) ++h[k * cells + cell[rows[i + k]]];
-  for (; i < n; ++i) ++h[cell[rows[i]]];
-  return one_vs_rest_from_counts(m, n_values, n, out);
+  count_byte_cells(cell, rows, cells, code_counts_.data());
+  return one_vs_rest_from_counts(m, n_values, rows.size(), out);
 }
 
 std::size_t GiniSplitSearch::one_vs_rest_codes(const uint8_t* codes, const int* labels, std::size_t n,
