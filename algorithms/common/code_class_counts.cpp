@@ -7,6 +7,20 @@
 namespace dpf {
 
 CodeClassCounts::CodeClassCounts(const Dataset& data) : packed_(&data), n_classes_(data.n_classes()) {
+  pack(data, [&](std::size_t r) { return data.label(r); });
+}
+
+CodeClassCounts::CodeClassCounts(const Dataset& data, std::span<const int> labels, std::size_t n_classes)
+    : packed_(&data), n_classes_(n_classes) {
+  if (labels.size() < data.n_rows()) {
+    cells_.assign(data.schema().features.size(), {});
+    return;
+  }
+  pack(data, [&](std::size_t r) { return labels[r]; });
+}
+
+template <class Label>
+void CodeClassCounts::pack(const Dataset& data, Label label) {
   const std::size_t n = data.n_rows(), C = n_classes_;
   const auto& features = data.schema().features;
   cells_.assign(features.size(), {});
@@ -20,7 +34,7 @@ CodeClassCounts::CodeClassCounts(const Dataset& data) : packed_(&data), n_classe
     bool ok = true;
     for (std::size_t r = 0; r < n && ok; ++r) {
       const double v = col[r];
-      const int c = data.label(r);
+      const int c = label(r);
       ok = v >= 0 && v < static_cast<double>(feat.n_categories()) && v == std::floor(v) && c >= 0 &&
            static_cast<std::size_t>(c) < C;
       if (ok) cell[r] = static_cast<uint8_t>(static_cast<std::size_t>(v) * C + static_cast<std::size_t>(c));

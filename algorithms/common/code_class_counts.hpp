@@ -16,7 +16,14 @@ namespace dpf {
 // not fit, and datasets other than the one packed, are counted from the column.
 class CodeClassCounts {
  public:
+  // Packs the dataset's own labels.
   explicit CodeClassCounts(const Dataset& data);
+  // Packs `labels` (the class of every dataset row, in [0, n_classes)) instead; none are packed when it
+  // holds fewer than the dataset's rows.
+  CodeClassCounts(const Dataset& data, std::span<const int> labels, std::size_t n_classes);
+
+  // The packed bytes of feature f (code * C + class per dataset row), or null when f is not packed.
+  const uint8_t* cells(std::size_t f) const { return cells_[f].empty() ? nullptr : cells_[f].data(); }
 
   // cnt[v * C + c] = rows of `rows` with code v and class c, tot[v] = rows with code v, for every
   // v < n_categories of feature f (resized to fit; earlier contents replaced).
@@ -24,6 +31,9 @@ class CodeClassCounts {
              std::vector<double>& tot);
 
  private:
+  template <class Label>
+  void pack(const Dataset& data, Label label);
+
   const Dataset* packed_;
   std::size_t n_classes_;
   std::vector<std::vector<uint8_t>> cells_;  // per feature; empty: counted from the column

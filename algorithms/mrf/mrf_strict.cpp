@@ -15,27 +15,10 @@ MrfStrictPolicy::MrfStrictPolicy(const MrfStrictParams& p, int n_features, int n
 }
 
 void MrfStrictPolicy::pack_cells(const HonestView& node) {
-  const auto C = static_cast<std::size_t>(n_classes_);
-  const std::size_t n = node.data.n_rows();
-  cells_.assign(static_cast<std::size_t>(n_features_), {});
-  for (int f = 0; f < n_features_; ++f) {
-    const Feature& feat = node.data.schema().features[static_cast<std::size_t>(f)];
-    if (feat.kind != FeatureKind::kCategorical || feat.n_categories() * C > 256) continue;
-    std::span<const double> col = node.data.column(static_cast<std::size_t>(f));
-    auto& cell = cells_[static_cast<std::size_t>(f)];
-    cell.resize(n);
-    bool ok = node.labels.size() >= n;
-    for (std::size_t r = 0; r < n && ok; ++r) {
-      const double v = col[r];
-      const int c = node.labels[r];
-      ok = v >= 0 && v < static_cast<double>(feat.n_categories()) && v == std::floor(v) && c >= 0 && c < n_classes_;
-      if (ok) cell[r] = static_cast<uint8_t>(static_cast<std::size_t>(v) * C + static_cast<std::size_t>(c));
-    }
-    if (!ok) cell.clear();  // a code outside the schema's categories: the column path
-  }
+  cells_.emplace(node.data, node.labels, static_cast<std::size_t>(n_classes_));
   packed_for_ = &node.data;
   packed_labels_ = node.labels.data();
-  packed_rows_ = n;
+  packed_rows_ = node.data.n_rows();
 }
 
 MrfStrictPolicy::Candidates MrfStrictPolicy::candidates(const HonestView& node) {
@@ -56,9 +39,8 @@ MrfStrictPolicy::Candidates MrfStrictPolicy::candidates(const HonestView& node) 
       require(!dom.all_categories, "multinomial-rf-dp strict: categorical feature '", feat.name,
               "' has more than 64 categories (one-vs-rest masks hold 64)");
       if (std::popcount(dom.categories) < 2) continue;
-      const auto& cell = cells_[static_cast<std::size_t>(f)];
-      if (!cell.empty())
-        search_.one_vs_rest_cells(cell.data(), node.s, feat.n_categories(), gains_);
+      if (const uint8_t* cell = cells_->cells(static_cast<std::size_t>(f)))
+        search_.one_vs_rest_cells(cell, node.s, feat.n_categories(), gains_);
       else
         search_.one_vs_rest(col, node.labels, node.s, gains_, feat.n_categories());
       for (const SplitGain& g : gains_) {

@@ -33,8 +33,10 @@
 // (sequential); the M trees compose sequentially. Numeric domains are the registry's (public);
 // with `domains: from-data` the guarantee does not hold (privacy.md §6 P6).
 #pragma once
+#include <optional>
 #include <vector>
 
+#include "algorithms/common/code_class_counts.hpp"
 #include "algorithms/common/honest_tree.hpp"
 #include "core/tree/split_search.hpp"
 
@@ -65,15 +67,15 @@ class MrfStrictPolicy : public HonestPolicy {
   Candidates candidates(const HonestView& node);
 
  private:
-  // cells_[f][r] = code * C + class of row r for a categorical feature f with n_categories * C <= 256
-  // (empty otherwise): built on the first node of a fit (a policy serves one dataset and label
-  // vector; another one rebuilds them), read by GiniSplitSearch::one_vs_rest_cells.
+  // The categorical columns packed with the labels (code * C + class per row, where n_categories * C
+  // <= 256): built on the first node of a fit (a policy serves one dataset and label vector; another
+  // one rebuilds them), read by GiniSplitSearch::one_vs_rest_cells.
   void pack_cells(const HonestView& node);
 
   MrfStrictParams p_;
   int n_features_, n_classes_;
   GiniSplitSearch search_;
-  std::vector<std::vector<uint8_t>> cells_;
+  std::optional<CodeClassCounts> cells_;
   const Dataset* packed_for_ = nullptr;
   const int* packed_labels_ = nullptr;
   std::size_t packed_rows_ = 0;

@@ -75,4 +75,24 @@ TEST_SUITE("unit") {
       CHECK(tot == want_tot);
     }
   }
+
+  TEST_CASE("CodeClassCounts packs given labels, only features that fit, and nothing for too few labels") {
+    Dataset d = mixed_codes(300, 9);
+    std::vector<int> labels(d.n_rows());
+    for (std::size_t r = 0; r < d.n_rows(); ++r) labels[r] = 2 - d.label(r);  // a relabelling
+    CodeClassCounts own(d), given(d, labels, 3);
+    for (std::size_t f = 0; f < 2; ++f) {
+      REQUIRE(own.cells(f) != nullptr);
+      REQUIRE(given.cells(f) != nullptr);
+      for (std::size_t r = 0; r < d.n_rows(); ++r) {
+        const auto v = static_cast<std::size_t>(d.column(f)[r]);
+        CHECK(own.cells(f)[r] == v * 3 + static_cast<std::size_t>(d.label(r)));
+        CHECK(given.cells(f)[r] == v * 3 + static_cast<std::size_t>(labels[r]));
+      }
+    }
+    CHECK(own.cells(2) == nullptr);  // 90 codes x 3 classes do not fit a byte
+    labels.pop_back();
+    CodeClassCounts short_labels(d, labels, 3);
+    for (std::size_t f = 0; f < 3; ++f) CHECK(short_labels.cells(f) == nullptr);
+  }
 }
