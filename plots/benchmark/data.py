@@ -78,6 +78,7 @@ class Data:
         self.task_of = {}                 # dataset -> task
         self.failures = {}                # (dataset, label, eps) -> reason
         self.status = defaultdict(set)    # label -> privacy_status values
+        self.cpu = {}                     # results directory -> (tasks with a cpu_seconds, their sum)
         self.duplicates = 0
         self.rows = 0
         self.dirs = []
@@ -112,6 +113,9 @@ def read_dirs(dirs):
                 data.duplicates += 1
                 continue
             data.values[key][pair] = metric(r, name)
+            if r.get("cpu_seconds", "") not in ("", "nan"):
+                n_cpu, s_cpu = data.cpu.get(d, (0, 0.0))
+                data.cpu[d] = (n_cpu + 1, s_cpu + float(r["cpu_seconds"]))
             data.task_of[ds] = task
             if os.path.basename(d).startswith("large"):
                 data.large.add(ds)

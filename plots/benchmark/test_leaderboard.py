@@ -26,7 +26,7 @@ LEADERBOARD = [sys.executable, "-m", "plots.benchmark.leaderboard"]
 EPS = [0.1, 0.3, 1, 3, 10]
 FIELDS = ["paper", "experiment", "label", "algorithm", "dataset", "task", "epsilon", "repetition", "fold",
           "n_train", "accuracy", "auc", "mse", "fit_seconds", "predict_seconds", "privacy_status", "epsilon_spent",
-          "delta_spent", "n_features", "n_categorical", "n_classes"]
+          "delta_spent", "n_features", "n_categorical", "n_classes", "cpu_seconds"]
 # The sample datasets' shapes (features, categorical, classes): two feature bins, numeric / mixed /
 # categorical, 2 and 3+ classes.
 SHAPES = {"bin-a": (4, 0, 2), "bin-b": (4, 0, 2), "bin-c": (20, 5, 2), "bin-d": (20, 5, 2), "multi-e": (40, 40, 3),
@@ -77,7 +77,8 @@ def make_sample(root, seed=7):
                                    "oracle": "published, not epsilon-DP: oracle tuning",
                                    "non-private": "non-private"}[group],
                 "epsilon_spent": "" if eps is None else f"{eps:g}", "delta_spent": "0",
-                "n_features": SHAPES[ds][0], "n_categorical": SHAPES[ds][1], "n_classes": SHAPES[ds][2]}
+                "n_features": SHAPES[ds][0], "n_categorical": SHAPES[ds][1], "n_classes": SHAPES[ds][2],
+                "cpu_seconds": "0.5"}
 
     # DP accuracy = reference - gap(eps) + noise; gap shrinks with epsilon.
     dp = {"Good [DP]": 0.02, "Mid [DP]": 0.10, "Bad [DP]": 0.25, "Flaky [DP]": 0.12,
@@ -311,6 +312,12 @@ def test_end_to_end():
         with open(os.path.join(out, "leaderboard.md")) as f:
             md = f.read()
         check("| classification | Flaky [DP] | 2 of 30 | 2880/3000 |" in md, "leaderboard.md: Flaky's incomplete blocks")
+        n_rows = sum(1 for d in dirs for _ in csv.DictReader(open(os.path.join(d, "results.csv"))))
+        cost = re.search(r"\*\*Cost\.\*\* ([\d,]+) tasks, ([\d.]+) CPU-hours .*?([\d.]+) h of wall on 2 fully used cores, "
+                         r"within a day", md)
+        check(cost is not None and int(cost.group(1).replace(",", "")) == n_rows and
+              abs(float(cost.group(2)) - n_rows * 0.5 / 3600) < 0.006,
+              "leaderboard.md: the run's CPU time, from the rows' cpu_seconds")
         check("Two-class only, ranked in the binary scope: BinOnly" in md and
               not re.search(r"Left out \(incomplete[^\n]*BinOnly", md) and re.search(r"Left out \(incomplete[^\n]*Flaky", md),
               "leaderboard.md: a two-class algorithm is named as such in the all scope, not as incomplete")
