@@ -419,7 +419,8 @@ def test_publish_and_readme_block():
         check("**Partial run, not a complete leaderboard:**" in text, "the README block of a partial run says so")
         check("- classification, all datasets (N=6, k=4/5): **Good** has the best mean rank at 5 of 5 ε" in text and
               "private-selection track (tuned" in text, "README block: the finding and its caveats, generated")
-        check("- tuned by private selection (ε-DP at the same ε, ranked apart), classification, all datasets: **Good** "
+        check("- tuned by private selection (ε-DP at the row's ε, (ε, δ)-DP where the tuned forest is; ranked apart), "
+              "classification, all datasets: **Good** "
               "has the best mean rank at 5 of 5 ε; private selection beat the forest's paper settings (mean accuracy) in "
               "10 of 10 (forest, ε) pairs." in text, "README block: the private-selection track's finding, generated")
         check("](ref/benchmark/leaderboard/headline.png)" in text, "README block links the headline figure relative")
