@@ -177,6 +177,11 @@ def publish(outdir, pub_dir, readme, partial=False, subset=None):
         raise SystemExit(f"refusing to publish: {bad} of {total} blocks are incomplete ({outdir}/incomplete.md); "
                          "finish the run, or pass --partial to publish it marked as partial")
     os.makedirs(pub_dir, exist_ok=True)
+    # A fresh copy: files an earlier publication left that this run does not produce (a figure of an ε or
+    # track no longer run, partial.txt of a partial copy) would otherwise sit beside the new ones.
+    for name in os.listdir(pub_dir):
+        if name in PUBLISH_FILES or name == "partial.txt" or any(re.fullmatch(p, name) for p in PUBLISH_PATTERNS):
+            os.remove(os.path.join(pub_dir, name))
     names = [n for n in PUBLISH_FILES if os.path.exists(os.path.join(outdir, n))]
     names += sorted(n for n in os.listdir(outdir) if any(re.fullmatch(p, n) for p in PUBLISH_PATTERNS))
     for name in names:

@@ -427,6 +427,16 @@ def test_publish_and_readme_block():
         check("| classification, all (N=6) | 1 | **Good** (" in text, "README block: Good is best at eps 1")
         check(bench_publish.update_readme(readme, bench_publish.readme_block(pub, "ref/benchmark/leaderboard"), check_only=True),
               "README block is reproducible from the published copy alone")
+        # Publishing again writes a fresh copy: an earlier copy's figures this run does not draw and its
+        # partial.txt go; files of other kinds in the folder stay.
+        for stale in ("cd-classification-all-eps42.png", "partial.txt", "notes.txt"):
+            with open(os.path.join(pub, stale), "w") as f:
+                f.write("stale\n")
+        r = subprocess.run(LEADERBOARD + ["--publish", pub, "--partial"] + dirs, capture_output=True, text=True, cwd=ROOT)
+        left = set(os.listdir(pub))
+        check(r.returncode == 0 and "cd-classification-all-eps42.png" not in left and "partial.txt" not in left
+              and "notes.txt" in left and left - {"notes.txt"} == pubs - {"partial.txt"},
+              "a second publication replaces the copy: stale figures and partial.txt removed, other files kept")
         sub = os.path.join(tmp, "ref", "benchmark", "leaderboard-subset")
         r = subprocess.run(LEADERBOARD + ["--publish", sub, "--partial", "--subset", "two configs, every epsilon"] + dirs,
                            capture_output=True, text=True, cwd=ROOT)
