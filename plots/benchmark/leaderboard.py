@@ -85,7 +85,7 @@ def main(argv=None):
             if len(e["labels"]) >= 2 and e["mean_rank"]:
                 figures.cd_diagram(e, outdir)
         if figures.headline_figure(sel, outdir, styles, stem="headline-private-selection",
-                                   what="DP forests tuned by private selection (ε-DP)"):
+                                   what=f"DP forests tuned by private selection ({publish.SELECTION_PRIVACY})"):
             extra += ["## Private-selection track", "",
                       "![private-selection track: mean rank against epsilon](headline-private-selection.png)", ""]
     extra += decision.write(outdir, data)
