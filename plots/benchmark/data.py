@@ -58,6 +58,31 @@ def short_name(label):
     return f"{base} (δ={d.group(1)})" if d else base
 
 
+def fmt_delta(d):
+    """A delta as the configs write it in labels: 9.99999999999996e-07 -> "1e-6"."""
+    m = re.fullmatch(r"([0-9.]+)e([+-])0*(\d+)", f"{d:.2g}")
+    return f"{m.group(1)}e{'-' if m.group(2) == '-' else ''}{m.group(3)}" if m else f"{d:.2g}"
+
+
+def delta_marked_labels(rows):
+    """Label -> the same label with its delta in the bracket, for the DP and oracle labels whose rows spent a
+    delta (the ledger's delta_apriori) but whose text does not say so: a tuned (epsilon, delta)-DP forest,
+    "Lumberjack [DP, private selection]" -> "Lumberjack [DP, private selection, delta 1e-6]", so that it is
+    marked like its paper-settings row and joins it in the tracks table."""
+    deltas = defaultdict(float)
+    for r in rows:
+        try:
+            deltas[r["label"]] = max(deltas[r["label"]], float(r.get("delta_apriori") or 0))
+        except ValueError:
+            pass
+    out = {}
+    for lab, d in deltas.items():
+        m = re.search(r"\]\s*$", lab)
+        if d > 0 and m and group_of(lab) in ("dp", "oracle") and not re.search(r"\[[^\]]*delta[^\]]*\]\s*$", lab):
+            out[lab] = f"{lab[:m.start()]}, delta {fmt_delta(d)}]"
+    return out
+
+
 def fmt_eps(e):
     return "non-private" if e is None else f"{e:g}"
 
@@ -103,9 +128,10 @@ def read_dirs(dirs):
         data.dirs.append((d, len(rows), len(errors)))
         pairs = {(int(r["repetition"]), int(r["fold"])) for r in rows}
         combos = defaultdict(set)  # task -> {(label, dataset, eps)} seen in this directory
+        marked = delta_marked_labels(rows)
         for r in rows:
             data.rows += 1
-            task, ds, lab, eps = r["task"], r["dataset"], r["label"], parse_eps(r.get("epsilon"))
+            task, ds, lab, eps = r["task"], r["dataset"], marked.get(r["label"], r["label"]), parse_eps(r.get("epsilon"))
             name = "mse" if task == "regression" else "accuracy"
             key = (task, ds, lab, eps)
             pair = (int(r["repetition"]), int(r["fold"]))
@@ -151,7 +177,7 @@ def read_dirs(dirs):
             if len(parts) < 7:
                 print(f"warning: {e}: unreadable failed-cell header, not counted", file=sys.stderr)
                 continue
-            lab, ds = parts[2], parts[4]
+            lab, ds = marked.get(parts[2], parts[2]), parts[4]
             m = re.search(r"(?:^|;)epsilon=([^;]*)", parts[6])
             eps = parse_eps(m.group(1)) if m else None
             task = data.task_of.get(ds, dir_task)

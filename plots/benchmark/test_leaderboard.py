@@ -157,6 +157,20 @@ def test_labels():
     check(bench_data.group_of("ERT [non-private]") == "non-private", "group: [non-private]")
     check(bench_data.group_of("MRF") == "other", "group: no bracket")
     check(bench_data.short_name("Lumberjack [DP, delta 1e-6]") == "Lumberjack (δ=1e-6)", "short name keeps delta")
+    # A tuned (epsilon, delta)-DP forest's label need not say delta: its rows' ledger does, and the label is
+    # marked from it, so that it reads and joins like its paper-settings row.
+    rows = [{"label": "Lumberjack [DP, private selection]", "delta_apriori": "9.99999999999996e-07"},
+            {"label": "Lumberjack [oracle, not DP]", "delta_apriori": "1e-06"},
+            {"label": "Lumberjack [DP, delta 1e-6]", "delta_apriori": "1e-06"},
+            {"label": "PrivaTree [DP, private selection]", "delta_apriori": "0"},
+            {"label": "DP-EBM [published, not DP: n read unpaid]", "delta_apriori": "1e-06"}]
+    marked = bench_data.delta_marked_labels(rows)
+    check(marked == {"Lumberjack [DP, private selection]": "Lumberjack [DP, private selection, delta 1e-6]",
+                     "Lumberjack [oracle, not DP]": "Lumberjack [oracle, not DP, delta 1e-6]"},
+          "delta marked from the ledger on unmarked DP and oracle labels only")
+    check([bench_data.short_name(v) for v in marked.values()] == ["Lumberjack (δ=1e-6)"] * 2 and
+          [bench_data.track_of(v) for v in marked.values()] == ["private-selection", "oracle"],
+          "a marked tuned label keeps its track and shares the paper row's short name")
 
 
 def test_spread_label_positions():
