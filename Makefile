@@ -5,6 +5,7 @@
 #   make reproduce-table-N PAPER=<id>      run configs/<id>/table-N.yaml and render the table
 #   make reproduce PAPER=<id>              every figure and table of one paper
 #   make reproduce-benchmark               the leaderboard: every private forest, one protocol (configs/benchmark)
+#   make leaderboard-readme                README.md's leaderboard block from the committed published copy (no run)
 #   make check-published [PAPER=<id>]      published numbers vs our results
 #   make snapshot [PAPER=<id>]             the reference snapshot of full results (results/reference/<id>, tracked in git)
 #   make verify PAPER=<id> [EXPERIMENT=e]  rerun (or reuse complete results) and compare cell by cell with the snapshot
@@ -35,7 +36,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release $(if $(CI),-DDPF_WERROR=ON,)
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
 
-.PHONY: all build tool deps docs plot-deps calibrate test test-sanitize test-cluster submit reproduce reproduce-benchmark check-published snapshot verify report audit bench datasets list fuzz clean
+.PHONY: all build tool deps docs plot-deps calibrate test test-sanitize test-cluster submit reproduce reproduce-benchmark leaderboard-readme check-published snapshot verify report audit bench datasets list fuzz clean
 .SECONDARY:
 
 all: build
@@ -119,6 +120,11 @@ reproduce-benchmark: tool
 	  $(DPF) run configs/benchmark/$$c.yaml --threads $(THREADS) --results $(RESULTS); done
 	$(PLOT_PY) -m plots.benchmark.leaderboard $(if $(PUBLISH),--publish $(REFERENCE)/benchmark/leaderboard --readme README.md) \
 	  $(foreach c,$(BENCHMARK_CONFIGS),$(RESULTS)/benchmark/$(c))
+
+# On a fresh clone: the README's leaderboard block (headline, best forests, finding and caveats) from the
+# committed copy results/reference/benchmark/leaderboard alone, without rerunning anything.
+leaderboard-readme: plot-deps
+	$(PLOT_PY) -m plots.benchmark.publish --from results/reference/benchmark/leaderboard --readme README.md
 
 check-published: tool
 	@set -e; for f in $(if $(filter command line,$(origin PAPER)),configs/$(PAPER)/published.yaml,configs/*/published.yaml); do \

@@ -209,3 +209,33 @@ def publish(outdir, pub_dir, readme, partial=False, subset=None):
         rel = os.path.relpath(os.path.abspath(pub_dir), os.path.dirname(os.path.abspath(readme)))
         update_readme(readme, readme_block(pub_dir, rel))
         print(f"{readme}: leaderboard block rewritten from {pub_dir}")
+
+
+def main(argv=None):
+    """On a fresh clone: rewrite (or with --check, verify) README.md's leaderboard block from the committed
+    published copy alone, with no results and no rerun."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="python3 -m plots.benchmark.publish", description=main.__doc__)
+    ap.add_argument("--from", dest="pub_dir", default=os.path.join("results", "reference", "benchmark", "leaderboard"),
+                    metavar="DIR", help="the published copy (default: %(default)s)")
+    ap.add_argument("--readme", default="README.md", help="the README whose block is rewritten (default: %(default)s)")
+    ap.add_argument("--check", action="store_true", help="only check that the block is the one the copy gives")
+    a = ap.parse_args(argv)
+    for need in ("ranks.csv", "completeness.csv"):
+        if not os.path.exists(os.path.join(a.pub_dir, need)):
+            raise SystemExit(f"{a.pub_dir}: no {need}; not a published leaderboard copy "
+                             "(make reproduce-benchmark PUBLISH=1 writes one)")
+    rel = os.path.relpath(os.path.abspath(a.pub_dir), os.path.dirname(os.path.abspath(a.readme)))
+    block = readme_block(a.pub_dir, rel)
+    if a.check:
+        if not update_readme(a.readme, block, check_only=True):
+            raise SystemExit(f"{a.readme}: the leaderboard block differs from the one {a.pub_dir} gives "
+                             "(python3 -m plots.benchmark.publish rewrites it)")
+        print(f"{a.readme}: the leaderboard block matches {a.pub_dir}")
+        return
+    update_readme(a.readme, block)
+    print(f"{a.readme}: leaderboard block rewritten from {a.pub_dir}")
+
+
+if __name__ == "__main__":
+    main()

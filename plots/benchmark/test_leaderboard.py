@@ -441,6 +441,21 @@ def test_publish_and_readme_block():
         check("| classification, all (N=6) | 1 | **Good** (" in text, "README block: Good is best at eps 1")
         check(bench_publish.update_readme(readme, bench_publish.readme_block(pub, "ref/benchmark/leaderboard"), check_only=True),
               "README block is reproducible from the published copy alone")
+        # A fresh clone has the published copy and no results: the block regenerates from the copy alone.
+        with open(readme) as f:
+            good = f.read()
+        with open(readme, "w") as f:
+            f.write(good.replace("| classification, all (N=6) | 1 | **Good** (", "| classification, all (N=6) | 1 | **Bad** ("))
+        cli = [sys.executable, "-m", "plots.benchmark.publish", "--from", pub, "--readme", readme]
+        r1 = subprocess.run(cli + ["--check"], capture_output=True, text=True, cwd=ROOT)
+        r2 = subprocess.run(cli, capture_output=True, text=True, cwd=ROOT)
+        r3 = subprocess.run(cli + ["--check"], capture_output=True, text=True, cwd=ROOT)
+        with open(readme) as f:
+            check(r1.returncode != 0 and "differs" in r1.stderr and r2.returncode == 0 and r3.returncode == 0
+                  and f.read() == good, "publish --check flags an edited block; publish alone regenerates it from the copy")
+        r = subprocess.run([sys.executable, "-m", "plots.benchmark.publish", "--from", tmp, "--readme", readme],
+                           capture_output=True, text=True, cwd=ROOT)
+        check(r.returncode != 0 and "not a published leaderboard copy" in r.stderr, "publish names a folder that is no copy")
         # Publishing again writes a fresh copy: an earlier copy's figures this run does not draw and its
         # partial.txt go; files of other kinds in the folder stay.
         for stale in ("cd-classification-all-eps42.png", "partial.txt", "notes.txt"):
