@@ -243,7 +243,11 @@ def headline_figure(ranks, outdir, styles, stem="headline", what="DP forests at 
         for (text, x, y, c), yt in zip(names, placed):
             ax.annotate(text, (x, y), xytext=(x * 1.12, yt), textcoords="data", color=c, fontsize=8.5,
                         va="center", zorder=4)
-        ax.invert_yaxis()
+        # Ranks run from 1 to k: the ± CD/2 bars of the leaders may reach past 1, but an axis showing rank 0
+        # or −1 reads as nonsense, so the axis stops half a rank beyond each end; whole ticks, not 2.5, 7.5.
+        k_all = max(len(e["labels"]) for e in entries)
+        ax.set_ylim(min(hi, k_all + 0.5), max(lo, 0.5))
+        ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
         ax.set_xlabel("ε")
         ax.set_ylabel("mean rank (1 = best)")
         n = max(len(e["datasets"]) for e in entries)
