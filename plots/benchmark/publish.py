@@ -167,6 +167,16 @@ def partial_banner(bad, total, subset=None):
     return ""
 
 
+def compact_png(src, dst):
+    """The tracked copy of a figure: the same pixels reduced to a 256-colour palette (the figures draw a few
+    dozen colours and their anti-aliasing), about a third of matplotlib's RGBA file, so that publishing
+    every CD diagram and panel keeps the repository small."""
+    from PIL import Image
+    with Image.open(src) as im:
+        pal = im.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    pal.save(dst, optimize=True)
+
+
 def publish(outdir, pub_dir, readme, partial=False, subset=None):
     """Copies the leaderboard's light outputs to pub_dir (tracked in git) and rewrites README's block. An
     incomplete run is refused unless `partial`; a partial copy says so in its report and the README block.
@@ -187,7 +197,10 @@ def publish(outdir, pub_dir, readme, partial=False, subset=None):
     for name in names:
         if name == "leaderboard.md":
             continue
-        shutil.copyfile(os.path.join(outdir, name), os.path.join(pub_dir, name))
+        if name.endswith(".png"):
+            compact_png(os.path.join(outdir, name), os.path.join(pub_dir, name))
+        else:
+            shutil.copyfile(os.path.join(outdir, name), os.path.join(pub_dir, name))
     if "leaderboard.md" in names:
         with open(os.path.join(outdir, "leaderboard.md")) as f:
             md = f.read()

@@ -416,6 +416,12 @@ def test_publish_and_readme_block():
         check(all(os.path.exists(os.path.join(pub, n)) for n in ("leaderboard.md", "headline.png", "ranks.csv")),
               "published copy holds the report, the headline figure and the ranks")
         pubs = set(os.listdir(pub))
+        from PIL import Image
+        src, dst = os.path.join(tmp, "benchmark", "leaderboard", "headline.png"), os.path.join(pub, "headline.png")
+        with Image.open(dst) as a, Image.open(src) as b:
+            same_size, palette = a.size == b.size, a.mode == "P"
+        check(same_size and palette and os.path.getsize(dst) < os.path.getsize(src),
+              "published figures: same size in pixels, a 256-colour palette, a smaller file")
         check("cd-classification-all-eps1.png" in pubs and "cd-classification-all-eps0.1.png" in pubs and
               "panels-classification.png" in pubs and "cd-classification-all-private-selection-eps1.png" in pubs,
               "published copy: CD diagrams at every epsilon and track, and the panels")
