@@ -219,9 +219,17 @@ def publish(outdir, pub_dir, readme, partial=False, subset=None):
     total = sum(os.path.getsize(os.path.join(pub_dir, n)) for n in os.listdir(pub_dir))
     print(f"published {len(os.listdir(pub_dir))} files ({total} bytes) to {pub_dir}")
     if readme:
-        rel = os.path.relpath(os.path.abspath(pub_dir), os.path.dirname(os.path.abspath(readme)))
-        update_readme(readme, readme_block(pub_dir, rel))
+        write_readme(pub_dir, readme)
+
+
+def write_readme(pub_dir, readme, check_only=False):
+    """README's leaderboard block from the copy in pub_dir, linked relative to the README; with check_only,
+    whether the README already holds it."""
+    rel = os.path.relpath(os.path.abspath(pub_dir), os.path.dirname(os.path.abspath(readme)))
+    ok = update_readme(readme, readme_block(pub_dir, rel), check_only)
+    if not check_only:
         print(f"{readme}: leaderboard block rewritten from {pub_dir}")
+    return ok
 
 
 def main(argv=None):
@@ -238,16 +246,13 @@ def main(argv=None):
         if not os.path.exists(os.path.join(a.pub_dir, need)):
             raise SystemExit(f"{a.pub_dir}: no {need}; not a published leaderboard copy "
                              "(make reproduce-benchmark PUBLISH=1 writes one)")
-    rel = os.path.relpath(os.path.abspath(a.pub_dir), os.path.dirname(os.path.abspath(a.readme)))
-    block = readme_block(a.pub_dir, rel)
-    if a.check:
-        if not update_readme(a.readme, block, check_only=True):
-            raise SystemExit(f"{a.readme}: the leaderboard block differs from the one {a.pub_dir} gives "
-                             "(python3 -m plots.benchmark.publish rewrites it)")
+    if not a.check:
+        write_readme(a.pub_dir, a.readme)
+    elif not write_readme(a.pub_dir, a.readme, check_only=True):
+        raise SystemExit(f"{a.readme}: the leaderboard block differs from the one {a.pub_dir} gives "
+                         "(python3 -m plots.benchmark.publish rewrites it)")
+    else:
         print(f"{a.readme}: the leaderboard block matches {a.pub_dir}")
-        return
-    update_readme(a.readme, block)
-    print(f"{a.readme}: leaderboard block rewritten from {a.pub_dir}")
 
 
 if __name__ == "__main__":
